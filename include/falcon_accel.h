@@ -1,0 +1,232 @@
+/*
+ * falcon_accel.h -- public API of the falcon-accel library.
+ *
+ * Falcon (round 3, specification v1.2; the version of the NIST KAT files)
+ * for degrees n = 2^logn, logn = 1..10. Production degrees are 512
+ * (logn = 9) and 1024 (logn = 10); lower degrees exist for tests only and
+ * offer no security.
+ *
+ * Conventions, valid for every function below unless stated otherwise:
+ *
+ *  - Return value: 0 (FA_OK) on success, a negative FA_ERR_* code on
+ *    failure. Functions that return a size or a degree return it as a
+ *    non-negative int.
+ *  - Buffers: every output buffer comes with its length; the needed
+ *    lengths are given by the FA_*_SIZE(logn) macros. Input and output
+ *    buffers must not overlap unless stated otherwise.
+ *  - Scratch: functions that need temporary memory take a caller-provided
+ *    buffer `tmp` of at least FA_TMPSIZE_*(logn) bytes (any alignment).
+ *    The core never allocates; the allocating wrappers live in
+ *    falcon_accel_alloc.h and are not part of the freestanding build.
+ *  - Backends: `be` selects the implementation of the numeric kernels
+ *    (FFT, NTT, vector ops, sampler). NULL means fa_backend_default().
+ *    Every backend gives bit-identical results.
+ *  - Thread safety: there is no global mutable state. Distinct threads may
+ *    call any function concurrently as long as they do not share a
+ *    writable object (fa_shake256_ctx, output or scratch buffers).
+ *  - Constant time: keygen (except the NTRU solver's big-integer part,
+ *    see src/ntru.c), signing and the constant-time signature format
+ *    do not branch on or index memory with secret data in the emulated
+ *    floating-point build; the native build relies on the FPU's add/mul/
+ *    div/sqrt being constant-time, as they are on current x86-64 cores.
+ *    Verification handles public data only.
+ */
+#ifndef FALCON_ACCEL_H
+#define FALCON_ACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Error codes. */
+
+#define FA_OK                 0
+#define FA_ERR_RANDOM        -1  /* the OS random source failed */
+#define FA_ERR_SIZE          -2  /* an output or scratch buffer is too small */
+#define FA_ERR_FORMAT        -3  /* generic decoding failure */
+#define FA_ERR_BADSIG        -4  /* the signature does not verify */
+#define FA_ERR_BADARG        -5  /* invalid argument (logn, format, NULL...) */
+#define FA_ERR_INTERNAL      -6  /* internal inconsistency (should not happen) */
+#define FA_ERR_HEADER        -7  /* wrong header byte (type or degree) */
+#define FA_ERR_LENGTH        -8  /* wrong encoded length */
+#define FA_ERR_COEFF_RANGE   -9  /* a coefficient is out of its allowed range */
+#define FA_ERR_MINUS_ZERO   -10  /* "minus zero" in a compressed signature */
+#define FA_ERR_PADDING      -11  /* non-zero padding or unused bits */
+#define FA_ERR_BACKEND      -12  /* unknown or unavailable backend */
+#define FA_ERR_BUSY         -13  /* a queue is full (middleware) */
+#define FA_ERR_KEY          -14  /* the private key is inconsistent (no G) */
+#define FA_ERR_CANCELLED    -15  /* a job was cancelled (middleware) */
+#define FA_ERR_DEADLINE     -16  /* a job passed its deadline (middleware) */
+
+/* Short English text for an error code (static string, never NULL). */
+const char *fa_strerror(int err);
+
+/* ------------------------------------------------------------------ */
+/* Sizes (bytes). Valid for logn = 1..10. */
+
+#define FA_LOGN_MIN 1
+#define FA_LOGN_MAX 10
+
+/* Bits per coefficient of f and g in a private key, per logn. */
+#define FA_FG_BITS(logn) \
+	((logn) <= 5 ? 8u : (logn) <= 7 ? 7u : (logn) <= 9 ? 6u : 5u)
+/* Bits per coefficient of s2 in the constant-time signature format. */
+#define FA_SIG_CT_BITS(logn) \
+	((logn) == 1 ? 10u : (logn) <= 3 ? 11u : 12u)
+
+/* Public key: header byte 0x00+logn, then h, 14 bits per coefficient. */
+#define FA_PUBKEY_SIZE(logn) (1u + (((14u << (logn)) + 7u) >> 3))
+/* Private key: header 0x50+logn, f, g (FA_FG_BITS each), F (8 bits). */
+#define FA_PRIVKEY_SIZE(logn) \
+	(1u + ((2u * FA_FG_BITS(logn)) << (logn) >> 3) + (1u << (logn)))
+/* Signatures: header, 40-byte nonce, encoded s2. */
+#define FA_NONCE_SIZE 40u
+#define FA_SIG_COMPRESSED_MAXSIZE(logn) \
+	(41u + (((11u << (logn)) + (101u >> (10 - (logn))) + 7u) >> 3))
+#define FA_SIG_PADDED_SIZE(logn) \
+	(44u + 3u * (256u >> (10 - (logn))) + 2u * (128u >> (10 - (logn))) \
+	+ 3u * (64u >> (10 - (logn))) + 2u * (16u >> (10 - (logn))) \
+	- 2u * (2u >> (10 - (logn))) - 8u * (1u >> (10 - (logn))))
+#define FA_SIG_CT_SIZE(logn) \
+	(41u + ((FA_SIG_CT_BITS(logn) << (logn)) + 7u) / 8u)
+/* Largest signature of any format. */
+#define FA_SIG_MAXSIZE(logn) FA_SIG_CT_SIZE(logn)
+
+/* Expanded private key (the LDL tree and the basis in FFT form), bytes. */
+/* 8-byte header, then 4n + (logn+1)n binary64 values. */
+#define FA_EXPANDED_KEY_SIZE(logn) (((8u * (logn) + 40u) << (logn)) + 8u)
+
+/* Scratch sizes (bytes). */
+#define FA_TMPSIZE_KEYGEN(logn)   ((112u << (logn)) + 8u)
+#define FA_TMPSIZE_MAKEPUB(logn)  ((8u << (logn)) + 8u)
+#define FA_TMPSIZE_SIGN_DYN(logn) ((88u << (logn)) + 16u)
+#define FA_TMPSIZE_SIGN_TREE(logn) ((72u << (logn)) + 16u)
+#define FA_TMPSIZE_EXPAND(logn)   ((56u << (logn)) + 16u)
+#define FA_TMPSIZE_VERIFY(logn)   ((10u << (logn)) + 16u)
+
+/* Signature formats. */
+#define FA_SIG_COMPRESSED 1   /* header 0x30+logn, variable length */
+#define FA_SIG_PADDED     2   /* header 0x30+logn, fixed length, zero padded */
+#define FA_SIG_CT         3   /* header 0x50+logn, fixed length */
+
+/* ------------------------------------------------------------------ */
+/* SHAKE256, also the randomness source of keygen and signing. */
+
+typedef struct {
+	uint64_t st[25];
+	uint64_t dptr;   /* bytes absorbed/squeezed in the current block */
+	uint64_t flipped;
+} fa_shake256_ctx;
+
+void fa_shake256_init(fa_shake256_ctx *sc);
+void fa_shake256_inject(fa_shake256_ctx *sc, const void *data, size_t len);
+/* Switch from absorbing to squeezing. */
+void fa_shake256_flip(fa_shake256_ctx *sc);
+void fa_shake256_extract(fa_shake256_ctx *sc, void *out, size_t len);
+/* init + inject(seed) + flip. */
+void fa_shake256_init_prng_from_seed(fa_shake256_ctx *sc,
+	const void *seed, size_t seed_len);
+/* Seed from the OS (getrandom). Returns FA_OK or FA_ERR_RANDOM. Not
+   available in the freestanding build. */
+int fa_shake256_init_prng_from_system(fa_shake256_ctx *sc);
+
+/* ------------------------------------------------------------------ */
+/* Backends. A backend is a table of kernels (FFT, NTT, vector ops,
+   SamplerZ); "portable" always exists and is the reference. */
+
+typedef struct fa_kernels fa_backend;
+
+/* Number of registered backends, and the i-th (NULL past the end).
+   Registered backends may be unavailable on this machine. */
+size_t fa_backend_count(void);
+const fa_backend *fa_backend_at(size_t i);
+/* Backend by name, or NULL if unknown or unavailable on this machine. */
+const fa_backend *fa_backend_find(const char *name);
+/* The backend named by $FALCON_ACCEL_BACKEND if set and available,
+   else the fastest available one. Never NULL. */
+const fa_backend *fa_backend_default(void);
+const char *fa_backend_name(const fa_backend *be);
+int fa_backend_available(const fa_backend *be);
+
+/* ------------------------------------------------------------------ */
+/* Keys. */
+
+/* Degree (logn) of an encoded key or signature from its header byte,
+   or a negative error code. */
+int fa_get_logn(const void *obj, size_t len);
+
+/* Key pair generation with randomness from `rng` (a flipped SHAKE256
+   context). The NIST KAT procedure seeds rng with 48 bytes. Writes
+   FA_PRIVKEY_SIZE(logn) bytes to sk and FA_PUBKEY_SIZE(logn) to pk (pk may
+   be NULL). */
+int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
+	void *sk, size_t sk_len, void *pk, size_t pk_len,
+	void *tmp, size_t tmp_len);
+
+/* Public key from a private key. */
+int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
+	void *tmp, size_t tmp_len);
+
+/* Expanded private key (LDL tree) for fast repeated signing. */
+int fa_expand_privkey(const fa_backend *be, void *expanded_key,
+	size_t expanded_key_len, const void *sk, size_t sk_len,
+	void *tmp, size_t tmp_len);
+
+/* ------------------------------------------------------------------ */
+/* Signing.
+   fa_sign_dyn / fa_sign_tree draw the 40-byte nonce, then a 48-byte
+   sampler seed, from rng. The _ex variants take the nonce and a flipped
+   SHAKE256 sampler context explicitly (the NIST KAT procedure).
+   On input *sig_len is the size of sig; on output, the signature length.
+   For the padded and CT formats the length is fixed; a compressed
+   signature that does not fit the padded size is re-sampled. */
+
+int fa_sign_dyn(const fa_backend *be, fa_shake256_ctx *rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *sk, size_t sk_len, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len);
+int fa_sign_dyn_ex(const fa_backend *be, const uint8_t nonce[40],
+	fa_shake256_ctx *sampler_rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *sk, size_t sk_len, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len);
+int fa_sign_tree(const fa_backend *be, fa_shake256_ctx *rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *expanded_key, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len);
+int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
+	fa_shake256_ctx *sampler_rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *expanded_key, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len);
+
+/* ------------------------------------------------------------------ */
+/* Verification. sig_format 0 accepts any format (from the header).
+   Returns FA_OK, FA_ERR_BADSIG, or a decoding error code. */
+
+int fa_verify(const fa_backend *be, const void *sig, size_t sig_len,
+	int sig_format, const void *pk, size_t pk_len,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+
+/* A decoded public key in NTT form, reusable across verifications and
+   shareable between threads (read-only). */
+typedef struct {
+	uint32_t logn;
+	uint16_t h_ntt[1024];
+} fa_prepared_pubkey;
+
+int fa_pubkey_prepare(const fa_backend *be, fa_prepared_pubkey *pp,
+	const void *pk, size_t pk_len);
+int fa_verify_prepared(const fa_backend *be, const void *sig,
+	size_t sig_len, int sig_format, const fa_prepared_pubkey *pp,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

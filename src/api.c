@@ -1,0 +1,703 @@
+/*
+ * api.c -- the public API (falcon_accel.h): encodings, argument checks,
+ * scratch layout, and the calls into keygen/sign/verify.
+ */
+
+#include "inner.h"
+
+/* Scratch layouts below assume these bounds (checked at compile time). */
+_Static_assert(FA_TMPSIZE_KEYGEN(10) >= 6u * 1024 + 8 + FA_TMPSIZE_NTRU(10),
+	"keygen scratch");
+_Static_assert(FA_TMPSIZE_SIGN_DYN(10) >= 8u * 1024 + 8 + 80u * 1024,
+	"sign_dyn scratch");
+
+const char *fa_strerror(int err)
+{
+	switch (err) {
+	case FA_OK:              return "success";
+	case FA_ERR_RANDOM:      return "random source failed";
+	case FA_ERR_SIZE:        return "buffer too small";
+	case FA_ERR_FORMAT:      return "invalid encoding";
+	case FA_ERR_BADSIG:      return "invalid signature";
+	case FA_ERR_BADARG:      return "invalid argument";
+	case FA_ERR_INTERNAL:    return "internal error";
+	case FA_ERR_HEADER:      return "wrong header byte";
+	case FA_ERR_LENGTH:      return "wrong encoded length";
+	case FA_ERR_COEFF_RANGE: return "coefficient out of range";
+	case FA_ERR_MINUS_ZERO:  return "non-canonical minus zero";
+	case FA_ERR_PADDING:     return "non-zero padding or unused bits";
+	case FA_ERR_BACKEND:     return "unknown or unavailable backend";
+	case FA_ERR_BUSY:        return "queue full";
+	case FA_ERR_KEY:         return "inconsistent private key";
+	case FA_ERR_CANCELLED:   return "cancelled";
+	case FA_ERR_DEADLINE:    return "deadline exceeded";
+	default:                 return "unknown error";
+	}
+}
+
+static void *align8(void *p)
+{
+	return (void *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+}
+
+int fa_get_logn(const void *obj, size_t len)
+{
+	unsigned logn;
+
+	if (obj == NULL || len == 0) {
+		return FA_ERR_FORMAT;
+	}
+	logn = *(const uint8_t *)obj & 0x0F;
+	if (logn < FA_LOGN_MIN || logn > FA_LOGN_MAX) {
+		return FA_ERR_HEADER;
+	}
+	return (int)logn;
+}
+
+/* ------------------------------------------------------------------ */
+/* Key codecs. */
+
+static size_t encode_pubkey(uint8_t *pk, const uint16_t *h, unsigned logn)
+{
+	size_t len = FA_PUBKEY_SIZE(logn);
+
+	pk[0] = (uint8_t)(0x00 + logn);
+	if (fa_modq_encode(pk + 1, len - 1, h, logn) != len - 1) {
+		return 0;
+	}
+	return len;
+}
+
+static int decode_pubkey(uint16_t *h, unsigned *logn_out,
+	const uint8_t *pk, size_t pk_len)
+{
+	unsigned logn;
+	int r;
+
+	if (pk == NULL || pk_len == 0) {
+		return FA_ERR_FORMAT;
+	}
+	logn = pk[0] & 0x0F;
+	if ((pk[0] & 0xF0) != 0x00 || logn < 1 || logn > 10) {
+		return FA_ERR_HEADER;
+	}
+	if (pk_len != FA_PUBKEY_SIZE(logn)) {
+		return FA_ERR_LENGTH;
+	}
+	r = fa_modq_decode(h, logn, pk + 1, pk_len - 1);
+	if (r < 0) {
+		return r;
+	}
+	if ((size_t)r != pk_len - 1) {
+		return FA_ERR_LENGTH;
+	}
+	*logn_out = logn;
+	return FA_OK;
+}
+
+static size_t encode_privkey(uint8_t *sk, const int8_t *f, const int8_t *g,
+	const int8_t *F, unsigned logn)
+{
+	size_t len = FA_PRIVKEY_SIZE(logn), off = 1, w;
+	unsigned fgb = FA_FG_BITS(logn);
+
+	sk[0] = (uint8_t)(0x50 + logn);
+	w = fa_trim_i8_encode(sk + off, len - off, f, logn, fgb);
+	if (w == 0) {
+		return 0;
+	}
+	off += w;
+	w = fa_trim_i8_encode(sk + off, len - off, g, logn, fgb);
+	if (w == 0) {
+		return 0;
+	}
+	off += w;
+	w = fa_trim_i8_encode(sk + off, len - off, F, logn, 8);
+	if (w == 0) {
+		return 0;
+	}
+	off += w;
+	return off == len ? len : 0;
+}
+
+/* Decode f, g, F (G not computed). */
+static int decode_privkey(int8_t *f, int8_t *g, int8_t *F,
+	unsigned *logn_out, const uint8_t *sk, size_t sk_len)
+{
+	unsigned logn, fgb;
+	size_t off = 1;
+	int r;
+
+	if (sk == NULL || sk_len == 0) {
+		return FA_ERR_FORMAT;
+	}
+	logn = sk[0] & 0x0F;
+	if ((sk[0] & 0xF0) != 0x50 || logn < 1 || logn > 10) {
+		return FA_ERR_HEADER;
+	}
+	if (sk_len != FA_PRIVKEY_SIZE(logn)) {
+		return FA_ERR_LENGTH;
+	}
+	fgb = FA_FG_BITS(logn);
+	r = fa_trim_i8_decode(f, logn, fgb, sk + off, sk_len - off);
+	if (r < 0) {
+		return r;
+	}
+	off += (size_t)r;
+	r = fa_trim_i8_decode(g, logn, fgb, sk + off, sk_len - off);
+	if (r < 0) {
+		return r;
+	}
+	off += (size_t)r;
+	r = fa_trim_i8_decode(F, logn, 8, sk + off, sk_len - off);
+	if (r < 0) {
+		return r;
+	}
+	off += (size_t)r;
+	if (off != sk_len) {
+		return FA_ERR_LENGTH;
+	}
+	*logn_out = logn;
+	return FA_OK;
+}
+
+/* Decode f, g, F and recompute G. tmp: 4n bytes. */
+static int decode_privkey_full(int8_t *f, int8_t *g, int8_t *F, int8_t *G,
+	unsigned *logn_out, const uint8_t *sk, size_t sk_len, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	int r = decode_privkey(f, g, F, logn_out, sk, sk_len);
+
+	if (r != FA_OK) {
+		return r;
+	}
+	if (!fa_complete_private(G, f, g, F, *logn_out, tmp, k)) {
+		return FA_ERR_KEY;
+	}
+	return FA_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys. */
+
+int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
+	void *sk, size_t sk_len, void *pk, size_t pk_len,
+	void *tmp, size_t tmp_len)
+{
+	const struct fa_kernels *k = fa_kernels_resolve(be);
+	size_t n;
+	int8_t *f, *g, *F, *G;
+	uint16_t *h;
+
+	if (rng == NULL || sk == NULL || tmp == NULL
+		|| logn < FA_LOGN_MIN || logn > FA_LOGN_MAX)
+	{
+		return FA_ERR_BADARG;
+	}
+	if (sk_len < FA_PRIVKEY_SIZE(logn)
+		|| (pk != NULL && pk_len < FA_PUBKEY_SIZE(logn))
+		|| tmp_len < FA_TMPSIZE_KEYGEN(logn))
+	{
+		return FA_ERR_SIZE;
+	}
+	n = MKN(logn);
+	h = align8(tmp);
+	f = (int8_t *)(h + n);
+	g = f + n;
+	F = g + n;
+	G = F + n;
+	fa_keygen_inner(rng, f, g, F, G, h, logn, (uint8_t *)(G + n), k);
+	if (encode_privkey(sk, f, g, F, logn) == 0) {
+		return FA_ERR_INTERNAL;
+	}
+	if (pk != NULL && encode_pubkey(pk, h, logn) == 0) {
+		return FA_ERR_INTERNAL;
+	}
+	return FA_OK;
+}
+
+int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
+	void *tmp, size_t tmp_len)
+{
+	const struct fa_kernels *k = fa_kernels_resolve(NULL);
+	unsigned logn;
+	size_t n;
+	int8_t *f, *g, *F;
+	uint16_t *h;
+	int r;
+
+	if (pk == NULL || sk == NULL || tmp == NULL) {
+		return FA_ERR_BADARG;
+	}
+	r = fa_get_logn(sk, sk_len);
+	if (r < 0) {
+		return r;
+	}
+	logn = (unsigned)r;
+	if (tmp_len < FA_TMPSIZE_MAKEPUB(logn)) {
+		return FA_ERR_SIZE;
+	}
+	if (pk_len < FA_PUBKEY_SIZE(logn)) {
+		return FA_ERR_SIZE;
+	}
+	n = MKN(logn);
+	h = align8(tmp);
+	f = (int8_t *)(h + n);
+	g = f + n;
+	F = g + n;
+	r = decode_privkey(f, g, F, &logn, sk, sk_len);
+	if (r != FA_OK) {
+		return r;
+	}
+	/* F is no longer needed: its space and beyond is the scratch. */
+	if (!fa_compute_public(h, f, g, logn, (uint8_t *)F, k)) {
+		return FA_ERR_KEY;
+	}
+	return encode_pubkey(pk, h, logn) ? FA_OK : FA_ERR_INTERNAL;
+}
+
+int fa_expand_privkey(const fa_backend *be, void *expanded_key,
+	size_t expanded_key_len, const void *sk, size_t sk_len,
+	void *tmp, size_t tmp_len)
+{
+	const struct fa_kernels *k = fa_kernels_resolve(be);
+	unsigned logn;
+	size_t n;
+	int8_t *f, *g, *F, *G;
+	uint8_t *ek = expanded_key;
+	int r;
+
+	if (expanded_key == NULL || sk == NULL || tmp == NULL) {
+		return FA_ERR_BADARG;
+	}
+	if (((uintptr_t)expanded_key & 7) != 0) {
+		return FA_ERR_BADARG;
+	}
+	r = fa_get_logn(sk, sk_len);
+	if (r < 0) {
+		return r;
+	}
+	logn = (unsigned)r;
+	if (expanded_key_len < FA_EXPANDED_KEY_SIZE(logn)
+		|| tmp_len < FA_TMPSIZE_EXPAND(logn))
+	{
+		return FA_ERR_SIZE;
+	}
+	n = MKN(logn);
+	f = tmp;
+	g = f + n;
+	F = g + n;
+	G = F + n;
+	r = decode_privkey_full(f, g, F, G, &logn, sk, sk_len,
+		(uint8_t *)(G + n), k);
+	if (r != FA_OK) {
+		return r;
+	}
+	memset(ek, 0, 8);
+	ek[0] = (uint8_t)(0x60 + logn);   /* expanded-key marker + degree */
+	fa_expand_privkey_inner((fpr *)(void *)(ek + 8), f, g, F, G, logn,
+		(uint8_t *)(G + n), k);
+	return FA_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Message hashing: SHAKE256(nonce || msg) -> n values mod q. tmp: for the
+   constant-time variant (2n bytes). */
+
+static void hash_message(uint16_t *hm, const uint8_t *nonce,
+	const void *msg, size_t msg_len, unsigned logn, int ct, uint8_t *tmp)
+{
+	fa_shake256_ctx sc;
+
+	fa_shake256_init(&sc);
+	fa_shake256_inject(&sc, nonce, FA_NONCE_SIZE);
+	fa_shake256_inject(&sc, msg, msg_len);
+	fa_shake256_flip(&sc);
+	if (ct) {
+		fa_hash_to_point_ct(&sc, hm, logn, tmp);
+	} else {
+		fa_hash_to_point_vartime(&sc, hm, logn);
+	}
+}
+
+/* Encode s2 in the requested format after header and nonce. Returns the
+   total length or 0 if s2 does not fit (then the caller re-samples). */
+static size_t encode_sig(uint8_t *sig, size_t sig_max, int format,
+	const uint8_t *nonce, const int16_t *s2, unsigned logn)
+{
+	size_t len, body;
+
+	if (sig_max < 41) {
+		return 0;
+	}
+	memcpy(sig + 1, nonce, FA_NONCE_SIZE);
+	switch (format) {
+	case FA_SIG_COMPRESSED:
+		sig[0] = (uint8_t)(0x30 + logn);
+		len = sig_max < FA_SIG_COMPRESSED_MAXSIZE(logn)
+			? sig_max : FA_SIG_COMPRESSED_MAXSIZE(logn);
+		body = fa_comp_encode(sig + 41, len - 41, s2, logn);
+		return body == 0 ? 0 : 41 + body;
+	case FA_SIG_PADDED:
+		sig[0] = (uint8_t)(0x30 + logn);
+		len = FA_SIG_PADDED_SIZE(logn);
+		if (sig_max < len) {
+			return 0;
+		}
+		body = fa_comp_encode(sig + 41, len - 41, s2, logn);
+		if (body == 0) {
+			return 0;
+		}
+		memset(sig + 41 + body, 0, len - 41 - body);
+		return len;
+	case FA_SIG_CT:
+		sig[0] = (uint8_t)(0x50 + logn);
+		len = FA_SIG_CT_SIZE(logn);
+		if (sig_max < len) {
+			return 0;
+		}
+		body = fa_trim_i16_encode(sig + 41, len - 41, s2, logn,
+			FA_SIG_CT_BITS(logn));
+		return body == len - 41 ? len : 0;
+	default:
+		return 0;
+	}
+}
+
+static int check_sign_args(void *sig, size_t *sig_len, int format,
+	unsigned logn)
+{
+	size_t need;
+
+	if (sig == NULL || sig_len == NULL) {
+		return FA_ERR_BADARG;
+	}
+	switch (format) {
+	case FA_SIG_COMPRESSED:
+		/* a compressed signature has no fixed size; require room for
+		   the padded size, which almost every signature fits */
+		need = FA_SIG_PADDED_SIZE(logn);
+		break;
+	case FA_SIG_PADDED:
+		need = FA_SIG_PADDED_SIZE(logn);
+		break;
+	case FA_SIG_CT:
+		need = FA_SIG_CT_SIZE(logn);
+		break;
+	default:
+		return FA_ERR_BADARG;
+	}
+	return *sig_len < need ? FA_ERR_SIZE : FA_OK;
+}
+
+/* Signing core shared by dyn and tree: hm computed, then sign+encode until
+   the encoding fits. */
+typedef struct {
+	const struct fa_kernels *k;
+	int tree;
+	const int8_t *f, *g, *F, *G;
+	const fpr *ek;
+} signer;
+
+static int sign_core(const signer *sg, const uint8_t nonce[40],
+	fa_shake256_ctx *sampler_rng, uint8_t *sig, size_t *sig_len,
+	int format, const void *msg, size_t msg_len, unsigned logn,
+	uint8_t *tmp)
+{
+	size_t n = MKN(logn), len;
+	uint16_t *hm = align8(tmp);
+	int16_t *s2 = (int16_t *)(hm + n);
+	uint8_t *rest = (uint8_t *)(s2 + n);
+
+	hash_message(hm, nonce, msg, msg_len, logn, format == FA_SIG_CT, rest);
+	for (;;) {
+		if (sg->tree) {
+			fa_sign_tree_inner(s2, sampler_rng, sg->ek, hm, logn,
+				rest, sg->k);
+		} else {
+			fa_sign_dyn_inner(s2, sampler_rng, sg->f, sg->g, sg->F,
+				sg->G, hm, logn, rest, sg->k);
+		}
+		len = encode_sig(sig, *sig_len, format, nonce, s2, logn);
+		if (len != 0) {
+			*sig_len = len;
+			return FA_OK;
+		}
+	}
+}
+
+int fa_sign_dyn_ex(const fa_backend *be, const uint8_t nonce[40],
+	fa_shake256_ctx *sampler_rng, void *sig, size_t *sig_len,
+	int sig_format, const void *sk, size_t sk_len,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len)
+{
+	signer sg;
+	unsigned logn;
+	size_t n;
+	int8_t *f, *g, *F, *G;
+	int r;
+
+	if (nonce == NULL || sampler_rng == NULL || sk == NULL || tmp == NULL
+		|| (msg == NULL && msg_len != 0))
+	{
+		return FA_ERR_BADARG;
+	}
+	r = fa_get_logn(sk, sk_len);
+	if (r < 0) {
+		return r;
+	}
+	logn = (unsigned)r;
+	r = check_sign_args(sig, sig_len, sig_format, logn);
+	if (r != FA_OK) {
+		return r;
+	}
+	if (tmp_len < FA_TMPSIZE_SIGN_DYN(logn)) {
+		return FA_ERR_SIZE;
+	}
+	n = MKN(logn);
+	f = tmp;
+	g = f + n;
+	F = g + n;
+	G = F + n;
+	sg.k = fa_kernels_resolve(be);
+	r = decode_privkey_full(f, g, F, G, &logn, sk, sk_len,
+		(uint8_t *)(G + n), sg.k);
+	if (r != FA_OK) {
+		return r;
+	}
+	sg.tree = 0;
+	sg.f = f;
+	sg.g = g;
+	sg.F = F;
+	sg.G = G;
+	sg.ek = NULL;
+	return sign_core(&sg, nonce, sampler_rng, sig, sig_len, sig_format,
+		msg, msg_len, logn, (uint8_t *)(G + n));
+}
+
+int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
+	fa_shake256_ctx *sampler_rng, void *sig, size_t *sig_len,
+	int sig_format, const void *expanded_key,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len)
+{
+	const uint8_t *ek = expanded_key;
+	signer sg;
+	unsigned logn;
+	int r;
+
+	if (nonce == NULL || sampler_rng == NULL || ek == NULL || tmp == NULL
+		|| (msg == NULL && msg_len != 0))
+	{
+		return FA_ERR_BADARG;
+	}
+	logn = ek[0] & 0x0F;
+	if ((ek[0] & 0xF0) != 0x60 || logn < 1 || logn > 10
+		|| ((uintptr_t)ek & 7) != 0)
+	{
+		return FA_ERR_BADARG;
+	}
+	r = check_sign_args(sig, sig_len, sig_format, logn);
+	if (r != FA_OK) {
+		return r;
+	}
+	if (tmp_len < FA_TMPSIZE_SIGN_TREE(logn)) {
+		return FA_ERR_SIZE;
+	}
+	memset(&sg, 0, sizeof sg);
+	sg.k = fa_kernels_resolve(be);
+	sg.tree = 1;
+	sg.ek = (const fpr *)(const void *)(ek + 8);
+	return sign_core(&sg, nonce, sampler_rng, sig, sig_len, sig_format,
+		msg, msg_len, logn, tmp);
+}
+
+/* nonce (40 bytes) then a 48-byte sampler seed, both from rng. */
+static void draw_nonce_and_sampler(fa_shake256_ctx *rng, uint8_t *nonce,
+	fa_shake256_ctx *sampler_rng)
+{
+	uint8_t seed[48];
+
+	fa_shake256_extract(rng, nonce, FA_NONCE_SIZE);
+	fa_shake256_extract(rng, seed, sizeof seed);
+	fa_shake256_init_prng_from_seed(sampler_rng, seed, sizeof seed);
+	memset(seed, 0, sizeof seed);
+}
+
+int fa_sign_dyn(const fa_backend *be, fa_shake256_ctx *rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *sk, size_t sk_len, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len)
+{
+	uint8_t nonce[FA_NONCE_SIZE];
+	fa_shake256_ctx srng;
+
+	if (rng == NULL) {
+		return FA_ERR_BADARG;
+	}
+	draw_nonce_and_sampler(rng, nonce, &srng);
+	return fa_sign_dyn_ex(be, nonce, &srng, sig, sig_len, sig_format,
+		sk, sk_len, msg, msg_len, tmp, tmp_len);
+}
+
+int fa_sign_tree(const fa_backend *be, fa_shake256_ctx *rng,
+	void *sig, size_t *sig_len, int sig_format,
+	const void *expanded_key, const void *msg, size_t msg_len,
+	void *tmp, size_t tmp_len)
+{
+	uint8_t nonce[FA_NONCE_SIZE];
+	fa_shake256_ctx srng;
+
+	if (rng == NULL) {
+		return FA_ERR_BADARG;
+	}
+	draw_nonce_and_sampler(rng, nonce, &srng);
+	return fa_sign_tree_ex(be, nonce, &srng, sig, sig_len, sig_format,
+		expanded_key, msg, msg_len, tmp, tmp_len);
+}
+
+/* ------------------------------------------------------------------ */
+/* Verification. */
+
+/* Decode a signature of degree logn into s2; *ct set for the CT format. */
+static int decode_sig(int16_t *s2, int *ct, const uint8_t *sig,
+	size_t sig_len, int format, unsigned logn)
+{
+	unsigned slogn;
+	int r;
+
+	if (sig == NULL || sig_len < 42) {
+		return sig == NULL ? FA_ERR_BADARG : FA_ERR_LENGTH;
+	}
+	slogn = sig[0] & 0x0F;
+	if (slogn != logn) {
+		return FA_ERR_HEADER;
+	}
+	switch (sig[0] & 0xF0) {
+	case 0x30:
+		if (format == FA_SIG_CT) {
+			return FA_ERR_HEADER;
+		}
+		if (format == 0) {
+			format = sig_len == FA_SIG_PADDED_SIZE(logn)
+				? FA_SIG_PADDED : FA_SIG_COMPRESSED;
+		}
+		if (format == FA_SIG_PADDED) {
+			size_t u;
+
+			if (sig_len != FA_SIG_PADDED_SIZE(logn)) {
+				return FA_ERR_LENGTH;
+			}
+			r = fa_comp_decode(s2, logn, sig + 41, sig_len - 41);
+			if (r < 0) {
+				return r;
+			}
+			for (u = 41 + (size_t)r; u < sig_len; u ++) {
+				if (sig[u] != 0) {
+					return FA_ERR_PADDING;
+				}
+			}
+		} else if (format == FA_SIG_COMPRESSED) {
+			if (sig_len > FA_SIG_COMPRESSED_MAXSIZE(logn)) {
+				return FA_ERR_LENGTH;
+			}
+			r = fa_comp_decode(s2, logn, sig + 41, sig_len - 41);
+			if (r < 0) {
+				return r;
+			}
+			if ((size_t)r != sig_len - 41) {
+				return FA_ERR_LENGTH;
+			}
+		} else {
+			return FA_ERR_BADARG;
+		}
+		*ct = 0;
+		return FA_OK;
+	case 0x50:
+		if (format != 0 && format != FA_SIG_CT) {
+			return FA_ERR_HEADER;
+		}
+		if (sig_len != FA_SIG_CT_SIZE(logn)) {
+			return FA_ERR_LENGTH;
+		}
+		r = fa_trim_i16_decode(s2, logn, FA_SIG_CT_BITS(logn),
+			sig + 41, sig_len - 41);
+		if (r < 0) {
+			return r;
+		}
+		if ((size_t)r != sig_len - 41) {
+			return FA_ERR_LENGTH;
+		}
+		*ct = 1;
+		return FA_OK;
+	default:
+		return FA_ERR_HEADER;
+	}
+}
+
+int fa_verify_prepared(const fa_backend *be, const void *sig,
+	size_t sig_len, int sig_format, const fa_prepared_pubkey *pp,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len)
+{
+	const struct fa_kernels *k = fa_kernels_resolve(be);
+	unsigned logn;
+	size_t n;
+	uint16_t *hm;
+	int16_t *s2;
+	uint8_t *rest;
+	int r, ct = 0;
+
+	if (pp == NULL || tmp == NULL || (msg == NULL && msg_len != 0)) {
+		return FA_ERR_BADARG;
+	}
+	logn = pp->logn;
+	if (logn < 1 || logn > 10) {
+		return FA_ERR_BADARG;
+	}
+	if (tmp_len < FA_TMPSIZE_VERIFY(logn)) {
+		return FA_ERR_SIZE;
+	}
+	n = MKN(logn);
+	hm = align8(tmp);
+	s2 = (int16_t *)(hm + n);
+	rest = (uint8_t *)(s2 + n);
+	r = decode_sig(s2, &ct, sig, sig_len, sig_format, logn);
+	if (r != FA_OK) {
+		return r;
+	}
+	hash_message(hm, (const uint8_t *)sig + 1, msg, msg_len, logn, ct, rest);
+	return fa_verify_raw(hm, s2, pp->h_ntt, logn, rest, k)
+		? FA_OK : FA_ERR_BADSIG;
+}
+
+int fa_pubkey_prepare(const fa_backend *be, fa_prepared_pubkey *pp,
+	const void *pk, size_t pk_len)
+{
+	const struct fa_kernels *k = fa_kernels_resolve(be);
+	unsigned logn;
+	int r;
+
+	if (pp == NULL || pk == NULL) {
+		return FA_ERR_BADARG;
+	}
+	r = decode_pubkey(pp->h_ntt, &logn, pk, pk_len);
+	if (r != FA_OK) {
+		return r;
+	}
+	pp->logn = logn;
+	fa_to_ntt(pp->h_ntt, logn, k);
+	return FA_OK;
+}
+
+int fa_verify(const fa_backend *be, const void *sig, size_t sig_len,
+	int sig_format, const void *pk, size_t pk_len,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len)
+{
+	fa_prepared_pubkey pp;
+	int r = fa_pubkey_prepare(be, &pp, pk, pk_len);
+
+	if (r != FA_OK) {
+		return r;
+	}
+	return fa_verify_prepared(be, sig, sig_len, sig_format, &pp, msg,
+		msg_len, tmp, tmp_len);
+}

@@ -1,0 +1,274 @@
+/*
+ * inner.h -- declarations shared by the library sources (not installed).
+ *
+ * Representations used throughout:
+ *
+ *  - q = 12289. "mq" values are uint16_t in [0, q-1] (plain, not
+ *    Montgomery form) at every function boundary.
+ *  - NTT form (fa_mq_ntt): for a polynomial a of degree n = 2^logn modulo
+ *    x^n+1, slot j (0 <= j < n) holds a(psi_n^(2*brv_logn(j)+1)) mod q,
+ *    where psi_n = 7^(1024/n) mod q (7 has order 2048 mod q) and brv_logn
+ *    reverses the logn low bits of j. Values plain, in [0, q-1].
+ *  - FFT form (fa_fft): a real polynomial f of degree n is stored as n fpr;
+ *    in FFT form slot j (0 <= j < n/2) holds the complex value
+ *    f(zeta_n^(2*brv_logn(j)+1)), zeta_n = exp(i*pi/n), real part at [j],
+ *    imaginary part at [j + n/2]. The other n/2 evaluations are the
+ *    conjugates and are not stored. The forward transform is a negacyclic
+ *    Cooley-Tukey FFT whose first level is the layout itself (f[j] + i*f[j+n/2]);
+ *    see fft.c for the exact sequence of operations, which every backend
+ *    reproduces so that results are bit-identical.
+ *  - Small polynomials (f, g, F, G) are int8_t; signature vectors int16_t.
+ */
+#ifndef FA_INNER_H
+#define FA_INNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "falcon_accel.h"
+#include "fpr.h"
+
+#define FA_Q 12289u
+
+#define MKN(logn) ((size_t)1 << (logn))
+
+/* ------------------------------------------------------------------ */
+/* Generated tables (scripts/gen_tables.py -> src/tables.c). */
+
+/* FFT roots: fa_fft_roots[2k], [2k+1] = bit patterns of cos, sin of
+   pi * brv_10(k) / 1024, k = 0..1023. */
+extern const uint64_t fa_fft_roots[2048];
+/* Reverse cumulative distribution of the half-Gaussian of SamplerZ's base
+   sampler (sigma0 = 1.8205), 72-bit values split in three 24-bit words,
+   high word first. */
+extern const uint32_t fa_rcdt[18 * 3];
+/* Key generation Gaussian for n = 1024: [0] = 2^63 * P(x = 0), then for
+   k >= 1, 2^63 * P(|x| > k | x != 0). */
+extern const uint64_t fa_keygen_gauss[27];
+/* 1/sigma and sigma_min per logn (bit patterns), index 1..10. */
+extern const uint64_t fa_inv_sigma[11];
+extern const uint64_t fa_sigma_min[11];
+/* Polynomial coefficients of the exp(-x) approximation (FACCT), scaled
+   by 2^63. */
+extern const uint64_t fa_expm_coeffs[13];
+
+/* Constants (binary64 bit patterns). */
+#define FPR_ZERO          fpr_from_bits(0)
+#define FPR_ONE           fpr_from_bits(0x3FF0000000000000u)
+#define FPR_Q             fpr_from_bits(0x40C8008000000000u)  /* 12289 */
+#define FPR_INV_Q         fpr_from_bits(0x3F1554E39097A782u)  /* 1/12289 */
+#define FPR_INV_2SQRSIGMA0 fpr_from_bits(0x3FC34F8BC183BBC2u) /* 1/(2*1.8205^2) */
+#define FPR_LOG2          fpr_from_bits(0x3FE62E42FEFA39EFu)
+#define FPR_INV_LOG2      fpr_from_bits(0x3FF71547652B82FEu)
+#define FPR_BNORM_MAX     fpr_from_bits(0x40D06D9A5FD8ADACu)  /* 16822.4121 */
+#define FPR_PTWO63        fpr_from_bits(0x43E0000000000000u)  /* 2^63 */
+
+/* ------------------------------------------------------------------ */
+/* SamplerZ PRNG (ChaCha20, eight interleaved blocks, as the reference). */
+
+typedef struct {
+	uint8_t buf[512];
+	size_t ptr;
+	uint8_t state[56];   /* key+IV words 4..15 (48 bytes), counter (8) */
+} fa_prng;
+
+void fa_prng_init(fa_prng *p, fa_shake256_ctx *src);
+void fa_prng_refill_portable(fa_prng *p);
+
+typedef struct fa_sampler_ctx {
+	fa_prng p;
+	fpr sigma_min;
+	const struct fa_kernels *k;
+} fa_sampler_ctx;
+
+/* ------------------------------------------------------------------ */
+/* The kernel seam. A backend is a table of these; the portable backend
+   fills every slot, other backends start from a copy of it. All FFT-domain
+   polynomials have n = 2^logn fpr (n/2 complex values, see top). "a" is
+   both input and output unless said otherwise; a and b never alias. */
+
+struct fa_kernels {
+	const char *name;
+	/* 1 when usable on this machine (CPU features, simulator present). */
+	int (*available)(void);
+	/* 1 for backends that model hardware in simulation (slow): never
+	   picked by fa_backend_default() unless named. */
+	int simulated;
+
+	void (*fft)(fpr *f, unsigned logn);
+	void (*ifft)(fpr *f, unsigned logn);
+	void (*poly_add)(fpr *a, const fpr *b, unsigned logn);        /* a += b */
+	void (*poly_sub)(fpr *a, const fpr *b, unsigned logn);        /* a -= b */
+	void (*poly_neg)(fpr *a, unsigned logn);                      /* a = -a */
+	void (*poly_adj_fft)(fpr *a, unsigned logn);                  /* a = adj(a) */
+	void (*poly_mul_fft)(fpr *a, const fpr *b, unsigned logn);    /* a *= b */
+	void (*poly_muladj_fft)(fpr *a, const fpr *b, unsigned logn); /* a *= adj(b) */
+	void (*poly_mulselfadj_fft)(fpr *a, unsigned logn);           /* a *= adj(a) */
+	void (*poly_mulconst)(fpr *a, fpr x, unsigned logn);          /* a *= x */
+	void (*poly_div_fft)(fpr *a, const fpr *b, unsigned logn);    /* a /= b */
+	/* d = 1/(|a|^2 + |b|^2), n/2 real values written to d[0..n/2). */
+	void (*poly_invnorm2_fft)(fpr *d, const fpr *a, const fpr *b,
+		unsigned logn);
+	/* a *= b for b self-adjoint (b's real parts only, b[0..n/2)). */
+	void (*poly_mul_autoadj_fft)(fpr *a, const fpr *b, unsigned logn);
+	/* a /= b for b self-adjoint (b's real parts only). */
+	void (*poly_div_autoadj_fft)(fpr *a, const fpr *b, unsigned logn);
+	/*
+	 * LDL decomposition of the self-adjoint 2x2 matrix [[g00, g01],
+	 * [adj(g01), g11]]: with mu = g01/g00, writes g01 <- adj(mu) (= l10)
+	 * and g11 <- g11 - mu*adj(g01) (= d11); g00 unchanged.
+	 */
+	void (*poly_LDL_fft)(const fpr *g00, fpr *g01, fpr *g11, unsigned logn);
+	/* Same, results to d11 and l10 (inputs kept). d11/l10 may alias
+	   g11/g01 respectively. */
+	void (*poly_LDLmv_fft)(fpr *d11, fpr *l10, const fpr *g00,
+		const fpr *g01, const fpr *g11, unsigned logn);
+	/* f(x) = f0(x^2) + x*f1(x^2), FFT form; f0, f1 have n/2 fpr each. */
+	void (*poly_split_fft)(fpr *f0, fpr *f1, const fpr *f, unsigned logn);
+	void (*poly_merge_fft)(fpr *f, const fpr *f0, const fpr *f1,
+		unsigned logn);
+
+	/* NTT mod q (representation at top), in place. */
+	void (*mq_ntt)(uint16_t *a, unsigned logn);
+	void (*mq_intt)(uint16_t *a, unsigned logn);
+	/* a = a * b pointwise (both in NTT form). */
+	void (*mq_poly_mul_ntt)(uint16_t *a, const uint16_t *b, unsigned logn);
+
+	/* SamplerZ: integer z ~ D_{Z, mu, 1/isigma}. */
+	int (*samplerz)(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
+	void (*prng_refill)(fa_prng *p);
+};
+
+/* The portable backend (always available; the reference). */
+extern const struct fa_kernels fa_backend_portable;
+
+/* Portable kernel implementations (fft.c, ntt.c, sampler.c), exported so
+   that other backends can call them for sizes they do not handle. */
+void fa_fft_portable(fpr *f, unsigned logn);
+void fa_ifft_portable(fpr *f, unsigned logn);
+void fa_poly_add_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_sub_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_neg_portable(fpr *a, unsigned logn);
+void fa_poly_adj_fft_portable(fpr *a, unsigned logn);
+void fa_poly_mul_fft_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_muladj_fft_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_mulselfadj_fft_portable(fpr *a, unsigned logn);
+void fa_poly_mulconst_portable(fpr *a, fpr x, unsigned logn);
+void fa_poly_div_fft_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_invnorm2_fft_portable(fpr *d, const fpr *a, const fpr *b,
+	unsigned logn);
+void fa_poly_mul_autoadj_fft_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_div_autoadj_fft_portable(fpr *a, const fpr *b, unsigned logn);
+void fa_poly_LDL_fft_portable(const fpr *g00, fpr *g01, fpr *g11,
+	unsigned logn);
+void fa_poly_LDLmv_fft_portable(fpr *d11, fpr *l10, const fpr *g00,
+	const fpr *g01, const fpr *g11, unsigned logn);
+void fa_poly_split_fft_portable(fpr *f0, fpr *f1, const fpr *f,
+	unsigned logn);
+void fa_poly_merge_fft_portable(fpr *f, const fpr *f0, const fpr *f1,
+	unsigned logn);
+void fa_mq_ntt_portable(uint16_t *a, unsigned logn);
+void fa_mq_intt_portable(uint16_t *a, unsigned logn);
+void fa_mq_poly_mul_ntt_portable(uint16_t *a, const uint16_t *b,
+	unsigned logn);
+int fa_samplerz_portable(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
+
+/* Resolve NULL to the default backend. */
+const struct fa_kernels *fa_kernels_resolve(const fa_backend *be);
+
+/* ------------------------------------------------------------------ */
+/* Codec (codec.c). Encoders return the number of bytes written, or 0 on
+   error (value out of range or buffer too small); with out == NULL they
+   return the needed length. Decoders return the number of bytes read or
+   a negative FA_ERR_* code (FA_ERR_COEFF_RANGE, FA_ERR_MINUS_ZERO,
+   FA_ERR_PADDING, FA_ERR_LENGTH). */
+
+/* 14 bits per coefficient, values in [0, q-1]. */
+size_t fa_modq_encode(void *out, size_t max_out_len,
+	const uint16_t *x, unsigned logn);
+int fa_modq_decode(uint16_t *x, unsigned logn,
+	const void *in, size_t max_in_len);
+/* Signed values on `bits` bits, two's complement, -2^(bits-1) excluded. */
+size_t fa_trim_i8_encode(void *out, size_t max_out_len,
+	const int8_t *x, unsigned logn, unsigned bits);
+int fa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits,
+	const void *in, size_t max_in_len);
+size_t fa_trim_i16_encode(void *out, size_t max_out_len,
+	const int16_t *x, unsigned logn, unsigned bits);
+int fa_trim_i16_decode(int16_t *x, unsigned logn, unsigned bits,
+	const void *in, size_t max_in_len);
+/* Compressed (Golomb-Rice-like) encoding of s2; |x| <= 2047. */
+size_t fa_comp_encode(void *out, size_t max_out_len,
+	const int16_t *x, unsigned logn);
+int fa_comp_decode(int16_t *x, unsigned logn,
+	const void *in, size_t max_in_len);
+
+/* ------------------------------------------------------------------ */
+/* Hashing and norms (common.c). */
+
+/* Hash-to-point from a flipped SHAKE256 context: n values in [0, q-1].
+   vartime: rejection sampling as the spec; ct: same output, constant
+   time (tmp: 2n bytes... see common.c for the size, FA_TMPSIZE_VERIFY
+   suffices). */
+void fa_hash_to_point_vartime(fa_shake256_ctx *sc, uint16_t *x,
+	unsigned logn);
+void fa_hash_to_point_ct(fa_shake256_ctx *sc, uint16_t *x, unsigned logn,
+	uint8_t *tmp);
+/* Squared-norm acceptance bound of a signature, per logn (floor(beta^2)). */
+extern const uint32_t fa_l2bound[11];
+/* 1 if ||(s1, s2)||^2 <= bound, s1 and s2 as int16. */
+int fa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
+/* Same, with ||s1||^2 given (saturated to 2^32-1 on overflow). */
+int fa_is_short_half(uint32_t sqn, const int16_t *s2, unsigned logn);
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic mod q (ntt.c / verify.c). */
+
+/* h = g/f mod (x^n+1, q). Returns 0 if f is not invertible. tmp: 2n bytes. */
+int fa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g,
+	unsigned logn, uint8_t *tmp, const struct fa_kernels *k);
+/* G from f, g, F (fG - gF = q). Returns 0 if f is not invertible mod q or
+   G has a coefficient outside [-127, 127]. tmp: 4n bytes. */
+int fa_complete_private(int8_t *G, const int8_t *f, const int8_t *g,
+	const int8_t *F, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k);
+/* Convert h (in place) to NTT form. */
+void fa_to_ntt(uint16_t *h, unsigned logn, const struct fa_kernels *k);
+/* Verify s2 against c0 (hashed message) and h in NTT form:
+   s1 = c0 - s2*h mod q, accept iff ||(s1, s2)||^2 <= bound. Returns 1 if
+   acceptable. tmp: 2n bytes. */
+int fa_verify_raw(const uint16_t *c0, const int16_t *s2,
+	const uint16_t *h_ntt, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k);
+
+/* ------------------------------------------------------------------ */
+/* Key generation (keygen.c, ntru.c). */
+
+/* Solve fG - gF = q for F, G with coefficients in [-127, 127], exactly as
+   the reference does (same F, G). Returns 1 on success, 0 on failure
+   (then keygen draws new f, g). tmp: FA_TMPSIZE_NTRU(logn) bytes. */
+#define FA_TMPSIZE_NTRU(logn) (96u << (logn))
+int fa_ntru_solve(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g,
+	unsigned logn, void *tmp, const struct fa_kernels *k);
+
+void fa_keygen_inner(fa_shake256_ctx *rng, int8_t *f, int8_t *g,
+	int8_t *F, int8_t *G, uint16_t *h, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k);
+
+/* ------------------------------------------------------------------ */
+/* Signing (sign.c). s2 out; hm in [0, q-1]. tmp sizes as the public
+   FA_TMPSIZE_SIGN_* macros. */
+
+void fa_expand_privkey_inner(fpr *expanded_key, const int8_t *f,
+	const int8_t *g, const int8_t *F, const int8_t *G, unsigned logn,
+	uint8_t *tmp, const struct fa_kernels *k);
+void fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
+	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+	const uint16_t *hm, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k);
+void fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
+	const fpr *expanded_key, const uint16_t *hm, unsigned logn,
+	uint8_t *tmp, const struct fa_kernels *k);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * keygen.c -- Falcon key pair generation (top level; the NTRU solver is
+ * in ntru.c). Follows the round-3 reference procedure exactly, so that
+ * the same SHAKE256 seed gives the same keys (NIST KATs):
+ *
+ *  1. f, g: each coefficient is the sum of 2^(10-logn) samples of the
+ *     n = 1024 keygen Gaussian (sigma = 1.17*sqrt(q/2048)), re-drawn while
+ *     outside [-127, 127]; the last coefficient is re-drawn until the sum
+ *     of all coefficients is odd (Res(f, x^n+1) odd, needed by the solver).
+ *  2. reject if a coefficient of f or g reaches 2^(FA_FG_BITS-1) in
+ *     absolute value, or ||(f, g)||^2 >= 16823;
+ *  3. reject if the Gram-Schmidt norm of (q*adj(g), -q*adj(f))/(f adj f +
+ *     g adj g) (floating point, FFT form) squared is >= 16822.4121;
+ *  4. reject if f is not invertible mod q; h = g/f mod q;
+ *  5. solve fG - gF = q with |F|, |G| <= 127, else reject.
+ * Every rejection restarts at step 1 with more SHAKE256 output.
+ */
+
+#include "inner.h"
+
+static uint64_t rng_u64(fa_shake256_ctx *rng)
+{
+	uint8_t b[8];
+	uint64_t x = 0;
+	int i;
+
+	fa_shake256_extract(rng, b, sizeof b);
+	for (i = 7; i >= 0; i --) {
+		x = (x << 8) | b[i];
+	}
+	return x;
+}
+
+/*
+ * One sample of the n = 1024 keygen Gaussian, constant-time: a first 63-bit
+ * value decides x = 0 (probability fa_keygen_gauss[0]/2^63) and its top bit
+ * the sign; a second 63-bit value r gives |x| = the first k >= 1 with
+ * r >= fa_keygen_gauss[k]. The whole table is always read.
+ */
+static int gauss1024(fa_shake256_ctx *rng)
+{
+	uint64_t r = rng_u64(rng);
+	uint32_t neg = (uint32_t)(r >> 63);
+	uint32_t done, v = 0, k;
+
+	r &= ~((uint64_t)1 << 63);
+	done = (uint32_t)((r - fa_keygen_gauss[0]) >> 63);  /* 1: x = 0 */
+	r = rng_u64(rng) & ~((uint64_t)1 << 63);
+	for (k = 1; k < 27; k ++) {
+		uint32_t ge = (uint32_t)((r - fa_keygen_gauss[k]) >> 63) ^ 1;
+
+		v |= k & -(ge & (done ^ 1));
+		done |= ge;
+	}
+	/* conditional negation: v -> -v when neg = 1 */
+	return (int)((v ^ -neg) + neg);
+}
+
+static int gauss_logn(fa_shake256_ctx *rng, unsigned logn)
+{
+	unsigned u, cnt = 1u << (10 - logn);
+	int s = 0;
+
+	for (u = 0; u < cnt; u ++) {
+		s += gauss1024(rng);
+	}
+	return s;
+}
+
+/* Sample a small polynomial with odd coefficient sum. The re-draw loops
+   depend on the secret value only through range/parity rejection, as in
+   the reference (they leak nothing about accepted values). */
+static void sample_small(fa_shake256_ctx *rng, int8_t *f, unsigned logn)
+{
+	size_t u, n = MKN(logn);
+	unsigned parity = 0;
+
+	for (u = 0; u < n; u ++) {
+		int s;
+
+		for (;;) {
+			s = gauss_logn(rng, logn);
+			if (s < -127 || s > 127) {
+				continue;
+			}
+			if (u == n - 1 && ((parity ^ (unsigned)s) & 1) == 0) {
+				continue;
+			}
+			break;
+		}
+		parity ^= (unsigned)s & 1;
+		f[u] = (int8_t)s;
+	}
+}
+
+/* Squared norm, saturated to 2^32-1 (cannot overflow for int8 values and
+   n <= 1024, kept for uniformity). */
+static uint32_t small_sqnorm(const int8_t *f, unsigned logn)
+{
+	size_t u, n = MKN(logn);
+	uint32_t s = 0, ng = 0;
+
+	for (u = 0; u < n; u ++) {
+		int32_t z = f[u];
+
+		s += (uint32_t)(z * z);
+		ng |= s;
+	}
+	return s | -(ng >> 31);
+}
+
+static int small_in_range(const int8_t *f, unsigned logn, int lim)
+{
+	size_t u, n = MKN(logn);
+	int ok = 1;
+
+	for (u = 0; u < n; u ++) {
+		ok &= (f[u] < lim) & (f[u] > -lim);
+	}
+	return ok;
+}
+
+/* Step 3: squared Gram-Schmidt norm of the second basis vector is below
+   the bound. tmp: 3n fpr. */
+static int gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
+	fpr *tmp, const struct fa_kernels *k)
+{
+	size_t u, n = MKN(logn);
+	fpr *rf = tmp, *rg = rf + n, *rd = rg + n;
+	fpr acc = FPR_ZERO;
+
+	for (u = 0; u < n; u ++) {
+		rf[u] = fpr_of(f[u]);
+		rg[u] = fpr_of(g[u]);
+	}
+	k->fft(rf, logn);
+	k->fft(rg, logn);
+	k->poly_invnorm2_fft(rd, rf, rg, logn);
+	k->poly_adj_fft(rf, logn);
+	k->poly_adj_fft(rg, logn);
+	k->poly_mulconst(rf, FPR_Q, logn);
+	k->poly_mulconst(rg, FPR_Q, logn);
+	k->poly_mul_autoadj_fft(rf, rd, logn);
+	k->poly_mul_autoadj_fft(rg, rd, logn);
+	k->ifft(rf, logn);
+	k->ifft(rg, logn);
+	for (u = 0; u < n; u ++) {
+		acc = fpr_add(acc, fpr_sqr(rf[u]));
+		acc = fpr_add(acc, fpr_sqr(rg[u]));
+	}
+	return fpr_lt(acc, FPR_BNORM_MAX);
+}
+
+void fa_keygen_inner(fa_shake256_ctx *rng, int8_t *f, int8_t *g,
+	int8_t *F, int8_t *G, uint16_t *h, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	fpr *ft = (fpr *)(void *)(((uintptr_t)tmp + 7) & ~(uintptr_t)7);
+
+	for (;;) {
+		int lim = 1 << (FA_FG_BITS(logn) - 1);
+		uint32_t nf, ng, norm;
+
+		sample_small(rng, f, logn);
+		sample_small(rng, g, logn);
+		if (!small_in_range(f, logn, lim)
+			|| !small_in_range(g, logn, lim))
+		{
+			continue;
+		}
+		nf = small_sqnorm(f, logn);
+		ng = small_sqnorm(g, logn);
+		norm = (nf + ng) | -((nf | ng) >> 31);
+		if (norm >= 16823) {
+			continue;
+		}
+		if (!gs_norm_ok(f, g, logn, ft, k)) {
+			continue;
+		}
+		if (!fa_compute_public(h, f, g, logn, (uint8_t *)ft, k)) {
+			continue;
+		}
+		if (!fa_ntru_solve(F, G, f, g, logn, ft, k)) {
+			continue;
+		}
+		return;
+	}
+}

@@ -1,0 +1,404 @@
+/*
+ * sign.c -- Falcon signature generation: private basis in FFT form, the
+ * LDL tree (expanded key), fast Fourier sampling, with the tree
+ * (sign_tree) or recomputing it on the fly (sign_dyn). For the same
+ * randomness both produce the same signature: they run the same
+ * floating-point operations on the same values.
+ *
+ * The private basis is B = [[g, -f], [G, -F]], with Gram matrix
+ * G = B*adj(B)^T = [[g00, g01], [adj(g01), g11]]. To sign hm, the target
+ * t = (hm, 0) * B^-1 = (hm*(-F), hm*f) / q... in FFT form
+ * t0 = hm*b11/q and t1 = -hm*b01/q (b11 = -F, b01 = -f); the sampler
+ * returns z close to t, and s = (hm, 0) - z*B is short: s1 = hm - (z*B)_0,
+ * s2 = -(z*B)_1.
+ */
+
+#include "inner.h"
+
+#define TREESIZE(logn) (((size_t)(logn) + 1) << (logn))
+
+/* Round a scratch pointer up to fpr alignment. */
+static fpr *align_fpr(void *tmp)
+{
+	uintptr_t p = (uintptr_t)tmp;
+
+	p = (p + 7) & ~(uintptr_t)7;
+	return (fpr *)p;
+}
+
+static void small_to_fpr(fpr *r, const int8_t *t, unsigned logn)
+{
+	size_t u, n = MKN(logn);
+
+	for (u = 0; u < n; u ++) {
+		r[u] = fpr_of(t[u]);
+	}
+}
+
+/* b00 = FFT(g), b01 = FFT(-f), b10 = FFT(G), b11 = FFT(-F). */
+static void basis_fft(fpr *b00, fpr *b01, fpr *b10, fpr *b11,
+	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+	unsigned logn, const struct fa_kernels *k)
+{
+	small_to_fpr(b00, g, logn);
+	small_to_fpr(b01, f, logn);
+	small_to_fpr(b10, G, logn);
+	small_to_fpr(b11, F, logn);
+	k->fft(b00, logn);
+	k->fft(b01, logn);
+	k->fft(b10, logn);
+	k->fft(b11, logn);
+	k->poly_neg(b01, logn);
+	k->poly_neg(b11, logn);
+}
+
+/* Gram matrix of the basis; t is n fpr of scratch.
+   g00 = b00 adj(b00) + b01 adj(b01), g01 = b00 adj(b10) + b01 adj(b11),
+   g11 = b10 adj(b10) + b11 adj(b11). */
+static void gram_fft(fpr *g00, fpr *g01, fpr *g11, const fpr *b00,
+	const fpr *b01, const fpr *b10, const fpr *b11, fpr *t,
+	unsigned logn, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+
+	memcpy(g00, b00, n * sizeof *b00);
+	k->poly_mulselfadj_fft(g00, logn);
+	memcpy(t, b01, n * sizeof *b01);
+	k->poly_mulselfadj_fft(t, logn);
+	k->poly_add(g00, t, logn);
+
+	memcpy(g01, b00, n * sizeof *b00);
+	k->poly_muladj_fft(g01, b10, logn);
+	memcpy(t, b01, n * sizeof *b01);
+	k->poly_muladj_fft(t, b11, logn);
+	k->poly_add(g01, t, logn);
+
+	memcpy(g11, b10, n * sizeof *b10);
+	k->poly_mulselfadj_fft(g11, logn);
+	memcpy(t, b11, n * sizeof *b11);
+	k->poly_mulselfadj_fft(t, logn);
+	k->poly_add(g11, t, logn);
+}
+
+/* Target: t0 = hm*b11/q, t1 = -hm*b01/q (FFT form). */
+static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm,
+	const fpr *b01, const fpr *b11, unsigned logn,
+	const struct fa_kernels *k)
+{
+	size_t u, n = MKN(logn);
+
+	for (u = 0; u < n; u ++) {
+		t0[u] = fpr_of(hm[u]);
+	}
+	k->fft(t0, logn);
+	memcpy(t1, t0, n * sizeof *t0);
+	k->poly_mul_fft(t1, b01, logn);
+	k->poly_mulconst(t1, fpr_neg(FPR_INV_Q), logn);
+	k->poly_mul_fft(t0, b11, logn);
+	k->poly_mulconst(t0, FPR_INV_Q, logn);
+}
+
+/* ------------------------------------------------------------------ */
+/* LDL tree. */
+
+/* Node for the 2x2 Gram [[g0, g1], [adj(g1), g0]] (a split self-adjoint
+   polynomial); g0 and g1 are consumed. tmp: n fpr. */
+static void ldl_tree_inner(fpr *tree, fpr *g0, fpr *g1, unsigned logn,
+	fpr *tmp, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), hn = n >> 1;
+
+	if (logn == 0) {
+		tree[0] = g0[0];
+		return;
+	}
+	/* d11 -> tmp, l10 -> tree; d00 = g0. */
+	k->poly_LDLmv_fft(tmp, tree, g0, g1, g0, logn);
+	k->poly_split_fft(g1, g1 + hn, g0, logn);   /* split(d00) */
+	k->poly_split_fft(g0, g0 + hn, tmp, logn);  /* split(d11) */
+	ldl_tree_inner(tree + n, g1, g1 + hn, logn - 1, tmp, k);
+	ldl_tree_inner(tree + n + TREESIZE(logn - 1), g0, g0 + hn,
+		logn - 1, tmp, k);
+}
+
+/* Full tree from the Gram matrix (inputs kept). tmp: 3n fpr. */
+static void ldl_tree(fpr *tree, const fpr *g00, const fpr *g01,
+	const fpr *g11, unsigned logn, fpr *tmp, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), hn = n >> 1;
+	fpr *d00 = tmp, *d11 = tmp + n, *t = tmp + 2 * n;
+
+	memcpy(d00, g00, n * sizeof *g00);
+	k->poly_LDLmv_fft(d11, tree, g00, g01, g11, logn);
+	k->poly_split_fft(t, t + hn, d00, logn);
+	k->poly_split_fft(d00, d00 + hn, d11, logn);
+	memcpy(d11, t, n * sizeof *t);
+	/* now d11 holds split(d00) (left child), d00 holds split(d11) */
+	ldl_tree_inner(tree + n, d11, d11 + hn, logn - 1, t, k);
+	ldl_tree_inner(tree + n + TREESIZE(logn - 1), d00, d00 + hn,
+		logn - 1, t, k);
+}
+
+/* Leaves: tree value d -> sqrt(d)/sigma (the sampler's 1/sigma'). */
+static void ldl_tree_normalize(fpr *tree, unsigned logn, fpr inv_sigma)
+{
+	size_t n = MKN(logn);
+
+	if (logn == 0) {
+		tree[0] = fpr_mul(fpr_sqrt(tree[0]), inv_sigma);
+		return;
+	}
+	ldl_tree_normalize(tree + n, logn - 1, inv_sigma);
+	ldl_tree_normalize(tree + n + TREESIZE(logn - 1), logn - 1, inv_sigma);
+}
+
+void fa_expand_privkey_inner(fpr *ek, const int8_t *f, const int8_t *g,
+	const int8_t *F, const int8_t *G, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+	fpr *b00 = ek, *b01 = b00 + n, *b10 = b01 + n, *b11 = b10 + n;
+	fpr *tree = b11 + n;
+	fpr *g00 = align_fpr(tmp), *g01 = g00 + n, *g11 = g01 + n;
+	fpr *t = g11 + n;
+
+	basis_fft(b00, b01, b10, b11, f, g, F, G, logn, k);
+	gram_fft(g00, g01, g11, b00, b01, b10, b11, t, logn, k);
+	ldl_tree(tree, g00, g01, g11, logn, t, k);
+	ldl_tree_normalize(tree, logn, fpr_from_bits(fa_inv_sigma[logn]));
+}
+
+/* ------------------------------------------------------------------ */
+/* Fast Fourier sampling. */
+
+static inline int samp(fa_sampler_ctx *sc, fpr mu, fpr isigma)
+{
+	return sc->k->samplerz(sc, mu, isigma);
+}
+
+/* With the tree: (z0, z1) sampled near (t0, t1). tmp: 2n fpr (recursive
+   use included). z0, z1, t0, t1 are distinct. */
+static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
+	fpr *tmp)
+{
+	const struct fa_kernels *k = sc->k;
+	size_t n = MKN(logn), hn = n >> 1;
+	const fpr *tree0, *tree1;
+
+	if (logn == 0) {
+		z0[0] = fpr_of(samp(sc, t0[0], tree[0]));
+		z1[0] = fpr_of(samp(sc, t1[0], tree[0]));
+		return;
+	}
+	tree0 = tree + n;
+	tree1 = tree0 + TREESIZE(logn - 1);
+
+	/* z1 from t1 with the right subtree */
+	k->poly_split_fft(z1, z1 + hn, t1, logn);
+	ffsamp_tree(sc, tmp, tmp + hn, tree1, z1, z1 + hn, logn - 1, tmp + n);
+	k->poly_merge_fft(z1, tmp, tmp + hn, logn);
+
+	/* t0' = t0 + (t1 - z1) * l10 */
+	memcpy(tmp, t1, n * sizeof *t1);
+	k->poly_sub(tmp, z1, logn);
+	k->poly_mul_fft(tmp, tree, logn);
+	k->poly_add(tmp, t0, logn);
+
+	/* z0 from t0' with the left subtree */
+	k->poly_split_fft(z0, z0 + hn, tmp, logn);
+	ffsamp_tree(sc, tmp, tmp + hn, tree0, z0, z0 + hn, logn - 1, tmp + n);
+	k->poly_merge_fft(z0, tmp, tmp + hn, logn);
+}
+
+/*
+ * Dynamic: same computation, building each LDL node when needed. g00,
+ * g01, g11 (n each) are consumed; on output t0, t1 hold z0, z1.
+ * tmp: 4n fpr.
+ */
+static void ffsamp_dyn(fa_sampler_ctx *sc, fpr *t0, fpr *t1, fpr *g00,
+	fpr *g01, fpr *g11, unsigned orig_logn, unsigned logn, fpr *tmp)
+{
+	const struct fa_kernels *k = sc->k;
+	size_t n = MKN(logn), hn = n >> 1;
+	fpr *z, *w;
+
+	if (logn == 0) {
+		fpr leaf = fpr_mul(fpr_sqrt(g00[0]),
+			fpr_from_bits(fa_inv_sigma[orig_logn]));
+
+		t0[0] = fpr_of(samp(sc, t0[0], leaf));
+		t1[0] = fpr_of(samp(sc, t1[0], leaf));
+		return;
+	}
+
+	/* g01 <- l10, g11 <- d11; d00 = g00. */
+	k->poly_LDL_fft(g00, g01, g11, logn);
+
+	/* Children Gram matrices: split(d00) -> g00, split(d11) -> g11; the
+	   l10 node is moved to tmp. Layout: g00 = [d00_0 | d00_1],
+	   g11 = [d11_0 | d11_1]; child (g0, g1, g0) needs g0 twice, so
+	   g01 receives [d00_0 | d11_0] copies. */
+	k->poly_split_fft(tmp, tmp + hn, g00, logn);
+	memcpy(g00, tmp, n * sizeof *tmp);
+	k->poly_split_fft(tmp, tmp + hn, g11, logn);
+	memcpy(g11, tmp, n * sizeof *tmp);
+	memcpy(tmp, g01, n * sizeof *g01);       /* l10 */
+	memcpy(g01, g00, hn * sizeof *g00);
+	memcpy(g01 + hn, g11, hn * sizeof *g11);
+
+	/* z1 from t1 (right child: d11). */
+	z = tmp + n;
+	k->poly_split_fft(z, z + hn, t1, logn);
+	ffsamp_dyn(sc, z, z + hn, g11, g11 + hn, g01 + hn, orig_logn,
+		logn - 1, z + n);
+	w = tmp + 2 * n;
+	k->poly_merge_fft(w, z, z + hn, logn);     /* w = z1 */
+
+	/* t0' = t0 + (t1 - z1) * l10; t1 <- z1 */
+	memcpy(z, t1, n * sizeof *t1);
+	k->poly_sub(z, w, logn);
+	memcpy(t1, w, n * sizeof *w);
+	k->poly_mul_fft(tmp, z, logn);
+	k->poly_add(t0, tmp, logn);
+
+	/* z0 from t0' (left child: d00). */
+	z = tmp;
+	k->poly_split_fft(z, z + hn, t0, logn);
+	ffsamp_dyn(sc, z, z + hn, g00, g00 + hn, g01, orig_logn, logn - 1,
+		z + n);
+	k->poly_merge_fft(t0, z, z + hn, logn);
+}
+
+/*
+ * From the sampled z (FFT form) and the basis: v = z*B, s1 = hm - v0,
+ * s2 = -v1 (rounded). Writes s2 and returns 1 if (s1, s2) is short
+ * enough, else 0. z0, z1 are clobbered; tmp: 2n fpr.
+ */
+static int finish_sig(int16_t *s2, fpr *z0, fpr *z1, const fpr *b00,
+	const fpr *b01, const fpr *b10, const fpr *b11, const uint16_t *hm,
+	unsigned logn, fpr *tmp, const struct fa_kernels *k)
+{
+	size_t u, n = MKN(logn);
+	fpr *tx = tmp, *ty = tmp + n;
+	uint32_t sqn = 0, ng = 0;
+	int16_t *s2tmp;
+
+	/* v0 = z0*b00 + z1*b10, v1 = z0*b01 + z1*b11 */
+	memcpy(tx, z0, n * sizeof *z0);
+	memcpy(ty, z1, n * sizeof *z1);
+	k->poly_mul_fft(tx, b00, logn);
+	k->poly_mul_fft(ty, b10, logn);
+	k->poly_add(tx, ty, logn);
+	memcpy(ty, z0, n * sizeof *z0);
+	k->poly_mul_fft(ty, b01, logn);
+	memcpy(z0, tx, n * sizeof *tx);
+	k->poly_mul_fft(z1, b11, logn);
+	k->poly_add(z1, ty, logn);
+	k->ifft(z0, logn);
+	k->ifft(z1, logn);
+
+	/* ||s1||^2, saturating at 2^32-1 (constant time). */
+	for (u = 0; u < n; u ++) {
+		int32_t z = (int32_t)hm[u] - (int32_t)fpr_rint(z0[u]);
+
+		sqn += (uint32_t)(z * z);
+		ng |= sqn;
+	}
+	sqn |= -(ng >> 31);
+
+	/* s2 into scratch (tx is free again), copied out only on success. */
+	s2tmp = (int16_t *)(void *)tx;
+	for (u = 0; u < n; u ++) {
+		s2tmp[u] = (int16_t)-fpr_rint(z1[u]);
+	}
+	if (!fa_is_short_half(sqn, s2tmp, logn)) {
+		return 0;
+	}
+	memcpy(s2, s2tmp, n * sizeof *s2);
+	return 1;
+}
+
+static void sampler_init(fa_sampler_ctx *sc, fa_shake256_ctx *rng,
+	unsigned logn, const struct fa_kernels *k)
+{
+	sc->k = k;
+	sc->sigma_min = fpr_from_bits(fa_sigma_min[logn]);
+	fa_prng_init(&sc->p, rng);
+}
+
+/* One attempt with the expanded key. tmp: 8n fpr. */
+static int sign_tree_once(int16_t *s2, fa_sampler_ctx *sc, const fpr *ek,
+	const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+	const struct fa_kernels *k = sc->k;
+	size_t n = MKN(logn);
+	const fpr *b00 = ek, *b01 = b00 + n, *b10 = b01 + n, *b11 = b10 + n;
+	const fpr *tree = b11 + n;
+	fpr *t0 = tmp, *t1 = t0 + n, *z0 = t1 + n, *z1 = z0 + n;
+	fpr *rest = z1 + n;
+
+	target_fft(t0, t1, hm, b01, b11, logn, k);
+	ffsamp_tree(sc, z0, z1, tree, t0, t1, logn, rest);
+	return finish_sig(s2, z0, z1, b00, b01, b10, b11, hm, logn, rest, k);
+}
+
+void fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng, const fpr *ek,
+	const uint16_t *hm, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	fa_sampler_ctx sc;
+	fpr *ft = align_fpr(tmp);
+
+	do {
+		sampler_init(&sc, rng, logn, k);
+	} while (!sign_tree_once(s2, &sc, ek, hm, logn, ft));
+}
+
+/* One dynamic attempt. tmp: 9n fpr. */
+static int sign_dyn_once(int16_t *s2, fa_sampler_ctx *sc, const int8_t *f,
+	const int8_t *g, const int8_t *F, const int8_t *G,
+	const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+	const struct fa_kernels *k = sc->k;
+	size_t n = MKN(logn);
+	fpr *b00 = tmp, *b01 = b00 + n, *b10 = b01 + n, *b11 = b10 + n;
+	fpr *t0 = b11 + n, *t1 = t0 + n, *x = t1 + n;
+	fpr *g00 = x + n, *g01 = g00 + n, *g11 = g01 + n;
+
+	/* Basis, target, Gram (x: scratch). Layout [b00 b01 b10 b11 t0 t1 x
+	   g00 g01 g11] = 10n, then move to [g00 g01 g11 t0 t1 | 4n rec]. */
+	basis_fft(b00, b01, b10, b11, f, g, F, G, logn, k);
+	target_fft(t0, t1, hm, b01, b11, logn, k);
+	gram_fft(g00, g01, g11, b00, b01, b10, b11, x, logn, k);
+	memmove(b00, g00, 3 * n * sizeof *g00);
+	g00 = b00;
+	g01 = g00 + n;
+	g11 = g01 + n;
+	memmove(b11, t0, 2 * n * sizeof *t0);
+	t0 = b11;
+	t1 = t0 + n;
+
+	ffsamp_dyn(sc, t0, t1, g00, g01, g11, logn, logn, t1 + n);
+
+	/* Recompute the basis next to z = (t0, t1): [b00 b01 b10 b11 z0 z1
+	   tx ty]. */
+	memmove(tmp + 4 * n, t0, 2 * n * sizeof *t0);
+	t0 = tmp + 4 * n;
+	t1 = t0 + n;
+	basis_fft(b00, b01, b10, b11, f, g, F, G, logn, k);
+	return finish_sig(s2, t0, t1, b00, b01, b10, b11, hm, logn, t1 + n, k);
+}
+
+void fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
+	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+	const uint16_t *hm, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	fa_sampler_ctx sc;
+	fpr *ft = align_fpr(tmp);
+
+	do {
+		sampler_init(&sc, rng, logn, k);
+	} while (!sign_dyn_once(s2, &sc, f, g, F, G, hm, logn, ft));
+}
