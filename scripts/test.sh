@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every test of falcon-accel: set-up, generated-file checks, the C suite
+# in three builds (native FP, emulated FP, ASan+UBSan), the freestanding rv32
+# build, the RTL regression and the Python package tests.
+# Usage: scripts/test.sh            (from the repository root)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-2}
+failed=()
+step() { echo; echo "=== $* ==="; }
+run() { local name=$1; shift; step "$name"; if "$@"; then echo "--- $name: ok"; else echo "--- $name: FAILED"; failed+=("$name"); fi; }
+
+scripts/setup.sh || { echo "set-up failed"; exit 1; }
+
+gen_check() {
+  python3 scripts/gen_tables.py | diff -q - src/tables.c >/dev/null || { echo "src/tables.c is stale"; return 1; }
+  if [ -f scripts/gen_ntt_tables.py ]; then
+    python3 scripts/gen_ntt_tables.py | diff -q - src/ntt_tables.c >/dev/null || { echo "src/ntt_tables.c is stale"; return 1; }
+  fi
+}
+c_suite() { # build-dir, cmake options...
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null &&
+  cmake --build "$dir" -j"$JOBS" >/dev/null &&
+  (cd "$dir" && ctest --output-on-failure -j"$JOBS")
+}
+run "generated tables up to date" gen_check
+run "C suite, native FP" c_suite build/test-native
+run "C suite, emulated FP" c_suite build/test-fpemu -DFA_FPEMU=ON
+run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+[ -x scripts/build_rv32.sh ] && run "freestanding rv32imc build" scripts/build_rv32.sh
+[ -x hw/run_tests.sh ] && run "RTL regression" hw/run_tests.sh
+[ -x python/run_tests.sh ] && run "Python package" python/run_tests.sh
+
+echo
+if [ ${#failed[@]} -eq 0 ]; then
+  echo "ALL TEST STEPS PASSED"
+  exit 0
+fi
+echo "FAILED STEPS: ${failed[*]}"
+exit 1
