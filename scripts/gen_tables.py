@@ -33,9 +33,10 @@ def brv(k, bits):
 def fft_roots():
     # fa_fft_roots[2k], [2k+1] = cos, sin of pi*brv_10(k)/1024.
     out = []
+    # cospi/sinpi are exact at multiples of 1/2 (cos(pi/2) is exactly 0).
     for k in range(1024):
-        a = mpmath.pi * brv(k, 10) / 1024
-        out += [dbits(mpmath.cos(a)), dbits(mpmath.sin(a))]
+        a = mpmath.mpf(brv(k, 10)) / 1024
+        out += [dbits(mpmath.cospi(a)), dbits(mpmath.sinpi(a))]
     return out
 
 

@@ -24,52 +24,75 @@
 #define FA_FPEMU 0
 #endif
 
+/*
+ * Integer-only binary64 operations on bit patterns (src/fpr_emu.c),
+ * constant-time. Compiled in every build: the emulated `fpr` is built on
+ * them, and the tests compare them with the FPU. Semantics: IEEE-754
+ * round-to-nearest-even, bit-identical to the FPU on zero and normal
+ * inputs with zero or normal results; subnormals flushed to signed zero
+ * (details at the top of fpr_emu.c).
+ */
+uint64_t fa_fpr_scaled(int64_t i, int sc);       /* i * 2^sc, |sc| < 2^28 */
+uint64_t fa_fpr_add(uint64_t x, uint64_t y);
+uint64_t fa_fpr_mul(uint64_t x, uint64_t y);
+uint64_t fa_fpr_div(uint64_t x, uint64_t y);
+uint64_t fa_fpr_sqrt(uint64_t x);
+int64_t fa_fpr_rint(uint64_t x);                 /* ties to even, |x| < 2^63 */
+int64_t fa_fpr_floor(uint64_t x);                /* |x| < 2^63 */
+int64_t fa_fpr_trunc(uint64_t x);                /* |x| < 2^63 */
+int fa_fpr_lt(uint64_t x, uint64_t y);
+
 #if FA_FPEMU
 
 typedef uint64_t fpr;
 
+#define FA_FPR_SIGN_BIT ((uint64_t)1 << 63)
+
 static inline fpr fpr_from_bits(uint64_t b) { return b; }
 static inline uint64_t fpr_bits(fpr x) { return x; }
-
-/* Implemented in fpr_emu.c. */
-fpr fa_fpr_scaled(int64_t i, int sc);
-fpr fa_fpr_add(fpr x, fpr y);
-fpr fa_fpr_mul(fpr x, fpr y);
-fpr fa_fpr_div(fpr x, fpr y);
-fpr fa_fpr_sqrt(fpr x);
-int64_t fa_fpr_rint(fpr x);
-int64_t fa_fpr_floor(fpr x);
-int64_t fa_fpr_trunc(fpr x);
-int fa_fpr_lt(fpr x, fpr y);
 
 /* x * 2^sc, from a signed integer (exact when |i| < 2^53). */
 static inline fpr fpr_scaled(int64_t i, int sc) { return fa_fpr_scaled(i, sc); }
 static inline fpr fpr_of(int64_t i) { return fa_fpr_scaled(i, 0); }
 static inline fpr fpr_add(fpr x, fpr y) { return fa_fpr_add(x, y); }
-static inline fpr fpr_sub(fpr x, fpr y) { return fa_fpr_add(x, y ^ ((uint64_t)1 << 63)); }
-static inline fpr fpr_neg(fpr x) { return x ^ ((uint64_t)1 << 63); }
-/* x/2 and 2x, exact (no subnormal/overflow reached in Falcon). */
+/* x - y = x + (-y), also for zeros (IEEE). */
+static inline fpr fpr_sub(fpr x, fpr y) { return fa_fpr_add(x, y ^ FA_FPR_SIGN_BIT); }
+static inline fpr fpr_neg(fpr x) { return x ^ FA_FPR_SIGN_BIT; }
+/*
+ * x/2: exponent field minus one. A field of 0 or 1 (zero, subnormal, or
+ * a result that would be subnormal) gives zero of the sign of x, as the
+ * flush-to-zero rule of fpr_emu.c says. Constant-time.
+ */
 static inline fpr fpr_half(fpr x)
 {
-	/* Decrement the exponent; zero (exponent 0) stays zero. */
-	uint32_t t;
-	x -= (uint64_t)1 << 52;
-	t = (((uint32_t)(x >> 52) & 0x7FF) + 1) >> 11;
-	x &= (uint64_t)t - 1;
-	return x;
+	uint32_t e = (uint32_t)(x >> 52) & 0x7FF;
+	uint64_t keep = (uint64_t)((e - 2) >> 31) - 1;   /* all-ones iff e >= 2 */
+
+	return ((x - ((uint64_t)1 << 52)) & keep) | (x & FA_FPR_SIGN_BIT);
 }
+/*
+ * 2x: exponent field plus one (field 2046 becomes 2047: infinity, as IEEE
+ * overflow gives). A field of 0 (zero or subnormal) gives zero of the
+ * sign of x. Inputs with field 2047 (infinity, NaN) are not supported.
+ * Constant-time.
+ */
 static inline fpr fpr_double(fpr x)
 {
-	/* Increment the exponent, unless x is zero. */
-	x += (uint64_t)((((unsigned)(x >> 52) & 0x7FF) + 0x7FF) >> 11) << 52;
-	return x;
+	uint32_t e = (uint32_t)(x >> 52) & 0x7FF;
+	uint64_t keep = 0 - (uint64_t)((e | (0 - e)) >> 31);  /* all-ones iff e != 0 */
+	uint64_t over = 0 - (uint64_t)((e + 2) >> 11);        /* all-ones iff e == 2046 */
+
+	x = ((x + ((uint64_t)1 << 52)) & keep) | (x & FA_FPR_SIGN_BIT);
+	/* overflow: infinity has a zero fraction */
+	return x & ~(over & (((uint64_t)1 << 52) - 1));
 }
 static inline fpr fpr_mul(fpr x, fpr y) { return fa_fpr_mul(x, y); }
 static inline fpr fpr_sqr(fpr x) { return fa_fpr_mul(x, x); }
 static inline fpr fpr_div(fpr x, fpr y) { return fa_fpr_div(x, y); }
-static inline fpr fpr_inv(fpr x) { return fa_fpr_div(4607182418800017408u, x); }
+static inline fpr fpr_inv(fpr x) { return fa_fpr_div(0x3FF0000000000000u, x); }
 static inline fpr fpr_sqrt(fpr x) { return fa_fpr_sqrt(x); }
 static inline int fpr_lt(fpr x, fpr y) { return fa_fpr_lt(x, y); }
+/* Ties to even, |x| < 2^63. */
 static inline int64_t fpr_rint(fpr x) { return fa_fpr_rint(x); }
 static inline int64_t fpr_floor(fpr x) { return fa_fpr_floor(x); }
 static inline int64_t fpr_trunc(fpr x) { return fa_fpr_trunc(x); }
@@ -78,29 +101,44 @@ static inline int64_t fpr_trunc(fpr x) { return fa_fpr_trunc(x); }
 
 typedef double fpr;
 
+/* Bit-exactness needs every double operation rounded to binary64 (e.g.
+   x86-64 SSE2); x87 extended evaluation would round twice. */
+#if defined(__FLT_EVAL_METHOD__) && (__FLT_EVAL_METHOD__ == 1 || __FLT_EVAL_METHOD__ == 2)
+#error "native fpr needs FLT_EVAL_METHOD == 0 (use SSE2 math, or FA_FPEMU=1)"
+#endif
+
+/* Under -ffreestanding (-fno-builtin) a plain memcpy would be a call. */
+#if defined(__GNUC__)
+#define FA_FPR_MEMCPY __builtin_memcpy
+#else
+#define FA_FPR_MEMCPY memcpy
+#endif
+
 static inline fpr fpr_from_bits(uint64_t b)
 {
 	fpr x;
-	memcpy(&x, &b, sizeof x);
+	FA_FPR_MEMCPY(&x, &b, sizeof x);
 	return x;
 }
 static inline uint64_t fpr_bits(fpr x)
 {
 	uint64_t b;
-	memcpy(&b, &x, sizeof b);
+	FA_FPR_MEMCPY(&b, &x, sizeof b);
 	return b;
 }
 static inline fpr fpr_of(int64_t i) { return (double)i; }
 static inline fpr fpr_scaled(int64_t i, int sc)
 {
 	/* Multiply by 2^sc by building the power of two directly (exact for
-	   the exponents Falcon uses: -1074 < sc < 1024). */
+	   -1076 <= sc <= 1023; sc is public). Below 2^-1022, multiply by
+	   2^(sc + 54) then 2^-54: the first product is exact, the second is
+	   the only rounding whenever the result is normal. */
 	fpr p;
 	if (sc >= -1022) {
 		p = fpr_from_bits((uint64_t)(sc + 1023) << 52);
 		return (double)i * p;
 	}
-	p = fpr_from_bits((uint64_t)(sc + 1022 + 54) << 52);
+	p = fpr_from_bits((uint64_t)(sc + 1023 + 54) << 52);
 	return ((double)i * p) * fpr_from_bits((uint64_t)(1023 - 54) << 52);
 }
 static inline fpr fpr_add(fpr x, fpr y) { return x + y; }
@@ -112,7 +150,21 @@ static inline fpr fpr_mul(fpr x, fpr y) { return x * y; }
 static inline fpr fpr_sqr(fpr x) { return x * x; }
 static inline fpr fpr_div(fpr x, fpr y) { return x / y; }
 static inline fpr fpr_inv(fpr x) { return 1.0 / x; }
+/*
+ * With GCC/Clang and -fno-math-errno (CMakeLists.txt sets it) on a target
+ * with an FPU square root, __builtin_sqrt is one instruction and needs no
+ * libm, also under -ffreestanding. Elsewhere, use the integer version
+ * (identical on all values Falcon produces) rather than libm's sqrt.
+ */
+#if defined(__GNUC__) && defined(__NO_MATH_ERRNO__) \
+	&& (defined(__SSE2_MATH__) || defined(__aarch64__))
 static inline fpr fpr_sqrt(fpr x) { return __builtin_sqrt(x); }
+#else
+static inline fpr fpr_sqrt(fpr x)
+{
+	return fpr_from_bits(fa_fpr_sqrt(fpr_bits(x)));
+}
+#endif
 static inline int fpr_lt(fpr x, fpr y) { return x < y; }
 
 /*

@@ -1,0 +1,501 @@
+/*
+ * fpr_emu.c -- IEEE-754 binary64 arithmetic with integer instructions only,
+ * in constant time, for cores without an FPU (the FA_FPEMU build) and for
+ * the tests, which compare it with the FPU in every build.
+ *
+ * Values are uint64_t bit patterns: sign (bit 63), biased exponent field
+ * e (bits 52..62), fraction (bits 0..51). For 1 <= e <= 2046 the value is
+ * (-1)^sign * (2^52 + fraction) * 2^(e - 1075).
+ *
+ * Rounding: round to nearest, ties to even, exactly as IEEE-754. For every
+ * input that is zero or normal and whose IEEE result is zero or normal, the
+ * result is the IEEE result, bit for bit (signs of zeros included).
+ *
+ * Outside Falcon's range (Falcon produces none of these):
+ *  - Subnormal inputs (e = 0, fraction != 0) are read as zero of the same
+ *    sign (fa_fpr_lt excepted: it compares every non-NaN input exactly).
+ *  - A result that IEEE would round to a subnormal becomes zero of the same
+ *    sign ("flush to zero"). A result that IEEE rounds up to the smallest
+ *    normal 2^-1022 is returned as such.
+ *  - Overflow gives infinity of the right sign, as IEEE does; so does
+ *    division by zero, including 0/0 (IEEE: NaN). The square root of a
+ *    negative nonzero value returns the NaN 0xFFF8000000000000 (what x86
+ *    returns).
+ *  - Infinities and NaNs as inputs are not supported: the exponent field
+ *    2047 is processed as if it were an ordinary exponent and the result is
+ *    an unspecified bit pattern (no trap, same timing).
+ *  - fa_fpr_rint, fa_fpr_floor, fa_fpr_trunc need |x| < 2^63; otherwise the
+ *    returned integer is unspecified.
+ *
+ * Constant time: no branch and no memory index depends on the operands.
+ * Selections use masks; comparisons are computed from the borrow of a
+ * subtraction; 64-bit shifts by a variable count go through u64_shr() and
+ * u64_shl(), written on 32-bit halves so that a 32-bit target needs no
+ * branch on "count >= 32"; 64x64 multiplies are built from 32x32->64
+ * products; division and square root produce one bit per step of a loop
+ * whose trip count is fixed. Shifts of a 32-bit word by a variable count
+ * below 32 are assumed constant-time (true on RV32 and x86).
+ */
+
+#include <stdint.h>
+
+#include "fpr.h"
+
+#define FPR_SIGN_BIT   ((uint64_t)1 << 63)
+#define FPR_FRAC_MASK  (((uint64_t)1 << 52) - 1)
+#define FPR_IMPLICIT   ((uint64_t)1 << 52)
+#define FPR_INF_BITS   ((uint64_t)0x7FF0000000000000)
+#define FPR_NAN_BITS   ((uint64_t)0xFFF8000000000000)
+
+/* ------------------------------------------------------------------ */
+/* Constant-time helpers. A "flag" is 0 or 1; a "mask" is 0 or all-ones. */
+
+/* 1 if x != 0, else 0. */
+static inline uint32_t u64_nonzero(uint64_t x)
+{
+	return (uint32_t)((x | (0 - x)) >> 63);
+}
+
+/* 1 if x != 0, else 0 (32-bit word). */
+static inline uint32_t u32_nonzero(uint32_t x)
+{
+	return (x | (0 - x)) >> 31;
+}
+
+/* 1 if a < b (signed, |a|, |b| < 2^30), else 0. */
+static inline uint32_t i32_lt(int32_t a, int32_t b)
+{
+	return (uint32_t)(a - b) >> 31;
+}
+
+/* Flag (0 or 1) to a 64-bit mask. */
+static inline uint64_t mask64(uint32_t flag)
+{
+	return 0 - (uint64_t)flag;
+}
+
+/* flag ? b : a */
+static inline uint64_t u64_select(uint32_t flag, uint64_t a, uint64_t b)
+{
+	return a ^ ((a ^ b) & mask64(flag));
+}
+
+/* x >> n for n in [0, 63]. */
+static inline uint64_t u64_shr(uint64_t x, uint32_t n)
+{
+	uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+	uint32_t by32 = 0 - (n >> 5);   /* mask: n >= 32 */
+	uint32_t k = n & 31;
+
+	lo ^= (lo ^ hi) & by32;
+	hi &= ~by32;
+	/* (hi << 1) << (31 - k) is hi << (32 - k), and 0 when k = 0. */
+	lo = (lo >> k) | ((hi << 1) << (31 - k));
+	hi >>= k;
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* x << n for n in [0, 63]. */
+static inline uint64_t u64_shl(uint64_t x, uint32_t n)
+{
+	uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+	uint32_t by32 = 0 - (n >> 5);
+	uint32_t k = n & 31;
+
+	hi ^= (hi ^ lo) & by32;
+	lo &= ~by32;
+	hi = (hi << k) | ((lo >> 1) >> (31 - k));
+	lo <<= k;
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Shift x (nonzero) left until bit 63 is set; *count gets the shift,
+   in [0, 63]. For x = 0: returns 0, *count = 63. */
+static inline uint64_t u64_normalize(uint64_t x, int32_t *count)
+{
+	uint32_t c, n = 0;
+
+	c = u32_nonzero((uint32_t)(x >> 32)) ^ 1;
+	x = u64_select(c, x, x << 32);
+	n += c << 5;
+	c = u32_nonzero((uint32_t)(x >> 48)) ^ 1;
+	x = u64_select(c, x, x << 16);
+	n += c << 4;
+	c = u32_nonzero((uint32_t)(x >> 56)) ^ 1;
+	x = u64_select(c, x, x << 8);
+	n += c << 3;
+	c = u32_nonzero((uint32_t)(x >> 60)) ^ 1;
+	x = u64_select(c, x, x << 4);
+	n += c << 2;
+	c = u32_nonzero((uint32_t)(x >> 62)) ^ 1;
+	x = u64_select(c, x, x << 2);
+	n += c << 1;
+	c = (uint32_t)(x >> 63) ^ 1;
+	x = u64_select(c, x, x << 1);
+	n += c;
+	*count = (int32_t)n;
+	return x;
+}
+
+/* x >> n with the shifted-out bits ORed into bit 0 ("sticky" bit), for n
+   in [0, 63]. The result compares with the midpoints of any rounding step
+   at least two bits above bit 0 exactly as x / 2^n does. */
+static inline uint64_t u64_shr_sticky(uint64_t x, uint32_t n)
+{
+	uint64_t q = u64_shr(x, n);
+
+	return q | u64_nonzero(x - u64_shl(q, n));
+}
+
+/* ------------------------------------------------------------------ */
+/* Unpacking and final rounding. */
+
+/* Biased exponent field, in [0, 2047]. */
+static inline int32_t fpr_exp_field(uint64_t x)
+{
+	return (int32_t)((x >> 52) & 0x7FF);
+}
+
+/* Significand with its implicit bit: in [2^52, 2^53) for a normal x, 0 for
+   a zero or subnormal x (flushed). */
+static inline uint64_t fpr_significand(uint64_t x)
+{
+	uint32_t normal = u32_nonzero((uint32_t)fpr_exp_field(x));
+
+	return ((x & FPR_FRAC_MASK) | FPR_IMPLICIT) & mask64(normal);
+}
+
+/* 1 if the low three bits (lsb, guard, sticky) of m call for rounding up
+   under ties-to-even: guard set and (sticky or lsb) set, i.e. patterns
+   011, 110, 111 -> bits 3, 6, 7 of 0xC8. */
+static inline uint64_t round_up_flag(uint64_t m)
+{
+	return (0xC8u >> ((uint32_t)m & 7)) & 1;
+}
+
+/*
+ * Round and encode (-1)^sign * m * 2^(e - 1077), where m is in [2^54, 2^55):
+ * bits 54..2 of m are the 53 significant bits, bit 1 the guard bit, bit 0
+ * the sticky bit (OR of everything below). e is the biased exponent of the
+ * result before rounding, any value in [-2^29, 2^29].
+ *  - 1 <= e <= 2046: normal; a carry of the rounding may raise the
+ *    exponent, up to infinity (field 2047, fraction 0).
+ *  - e > 2046: infinity.
+ *  - e = 0: the value lies in [2^-1023, 2^-1022); IEEE rounds it at the
+ *    subnormal spacing 2^-1074, i.e. to m / 8 rounded; that is either
+ *    2^-1022 (kept) or a subnormal (flushed to zero).
+ *  - e < 0: below 2^-1023, flushed to zero.
+ */
+static uint64_t fpr_round_pack(uint32_t sign, int32_t e, uint64_t m)
+{
+	uint64_t normal, at_min, m2;
+	uint32_t is_normal, is_zero_e, is_over;
+
+	normal = ((uint64_t)((uint32_t)e & 0x7FF) << 52)
+		+ ((m >> 2) & FPR_FRAC_MASK) + round_up_flag(m);
+
+	/* One bit coarser, for e = 0: significand bits 54..3, guard 2. */
+	m2 = (m >> 1) | (m & 1);
+	at_min = (m2 >> 2) + round_up_flag(m2);   /* in [2^51, 2^52] */
+	at_min &= mask64((uint32_t)(at_min >> 52));
+
+	is_over = i32_lt(2046, e);
+	is_normal = i32_lt(0, e) & (is_over ^ 1);
+	is_zero_e = u32_nonzero((uint32_t)e) ^ 1;
+
+	return ((uint64_t)sign << 63)
+		| (normal & mask64(is_normal))
+		| (at_min & mask64(is_zero_e))
+		| (FPR_INF_BITS & mask64(is_over));
+}
+
+/* ------------------------------------------------------------------ */
+/* Conversion. */
+
+/* i * 2^sc, correctly rounded. |sc| < 2^28. */
+uint64_t fa_fpr_scaled(int64_t i, int sc)
+{
+	uint32_t sign = (uint32_t)((uint64_t)i >> 63);
+	uint64_t u, m;
+	int32_t lz;
+
+	/* |i| in [0, 2^63] (INT64_MIN gives 2^63). */
+	u = ((uint64_t)i ^ mask64(sign)) + sign;
+	u = u64_normalize(u, &lz);
+	/* u * 2^(sc - lz) is the value, top bit of u at 63; keep 55 bits. */
+	m = (u >> 9) | u64_nonzero(u & 0x1FF);
+	/* m * 2^(sc - lz + 9) = m * 2^(e - 1077) */
+	return fpr_round_pack(sign, (int32_t)sc - lz + 1086, m)
+		& mask64(u64_nonzero(u));
+}
+
+/* ------------------------------------------------------------------ */
+/* Addition. */
+
+uint64_t fa_fpr_add(uint64_t x, uint64_t y)
+{
+	uint64_t ax, ay, t, mx, my, sum, m;
+	uint32_t swap, sx, sy, diff_sign, d, zero_sign;
+	int32_t ex, ey, lz;
+
+	/* Order so that |x| >= |y| (as bit patterns without sign, which
+	   orders magnitudes). Both are < 2^63, so the borrow is bit 63. */
+	ax = x & ~FPR_SIGN_BIT;
+	ay = y & ~FPR_SIGN_BIT;
+	swap = (uint32_t)((ax - ay) >> 63);
+	t = (x ^ y) & mask64(swap);
+	x ^= t;
+	y ^= t;
+
+	sx = (uint32_t)(x >> 63);
+	sy = (uint32_t)(y >> 63);
+	diff_sign = sx ^ sy;
+	/* Sign of an exactly zero sum (round to nearest): -0 only if both
+	   operands are negative (both -0, or flushed negative subnormals). */
+	zero_sign = sx & sy;
+
+	ex = fpr_exp_field(x);
+	ey = fpr_exp_field(y);
+	/* Four extra low bits: mx in [2^56, 2^57) (or 0). */
+	mx = fpr_significand(x) << 4;
+	my = fpr_significand(y) << 4;
+
+	/* Align y on x; d = ex - ey >= 0 when y is nonzero, clamped to 63
+	   (any d >= 57 leaves only the sticky bit). When y is zero my = 0 and
+	   d does not matter. */
+	d = (uint32_t)(ex - ey);
+	d = (uint32_t)u64_select(i32_lt(63, (int32_t)d), d, 63);
+	my = u64_shr_sticky(my, d);
+
+	/* |x| >= |y| so the difference is >= 0. If d >= 2, sum > 2^55 and
+	   sticky bit 0 stays below the guard bit after normalization; if
+	   d <= 1 nothing was shifted out and the sum is exact. */
+	sum = mx + ((my ^ mask64(diff_sign)) + diff_sign);
+
+	/* sum * 2^(ex - 1079). Normalize to [2^54, 2^55) with sticky. */
+	t = u64_normalize(sum, &lz);
+	m = (t >> 9) | u64_nonzero(t & 0x1FF);
+	/* m * 2^(ex - 1079 - lz + 9 + ...): e - 1077 = ex - 1070 - lz */
+	return u64_select(u64_nonzero(sum),
+		(uint64_t)zero_sign << 63,
+		fpr_round_pack(sx, ex + 7 - lz, m));
+}
+
+/* ------------------------------------------------------------------ */
+/* Multiplication. */
+
+uint64_t fa_fpr_mul(uint64_t x, uint64_t y)
+{
+	uint64_t mx, my, lo_lo, mid, hi, lo, z;
+	uint32_t xl, xh, yl, yh, sign, top;
+	int32_t e;
+
+	sign = (uint32_t)((x ^ y) >> 63);
+	mx = fpr_significand(x);
+	my = fpr_significand(y);
+
+	/* 106-bit product of 53-bit significands, from 32-bit halves
+	   (xh, yh < 2^21): P = hi * 2^64 + lo. */
+	xl = (uint32_t)mx;
+	xh = (uint32_t)(mx >> 32);
+	yl = (uint32_t)my;
+	yh = (uint32_t)(my >> 32);
+	lo_lo = (uint64_t)xl * yl;
+	/* each cross product < 2^53; sum < 2^55 */
+	mid = (uint64_t)xl * yh + (uint64_t)xh * yl + (lo_lo >> 32);
+	hi = (uint64_t)xh * yh + (mid >> 32);
+	lo = (mid << 32) | (lo_lo & 0xFFFFFFFF);
+
+	/* P in [2^104, 2^106) for normal operands: z = P >> 50 in
+	   [2^54, 2^56), with sticky from the 50 dropped bits. */
+	z = (hi << 14) | (lo >> 50);
+	z |= u64_nonzero(lo & (((uint64_t)1 << 50) - 1));
+	/* Bring z into [2^54, 2^55). */
+	top = (uint32_t)(z >> 55);
+	z = u64_select(top, z, (z >> 1) | (z & 1));
+	/* value = P * 2^(ex + ey - 2150) = z * 2^(ex + ey - 2100 + top) */
+	e = fpr_exp_field(x) + fpr_exp_field(y) - 1023 + (int32_t)top;
+
+	return u64_select(u64_nonzero(mx) & u64_nonzero(my),
+		(uint64_t)sign << 63,
+		fpr_round_pack(sign, e, z));
+}
+
+/* ------------------------------------------------------------------ */
+/* Division. */
+
+uint64_t fa_fpr_div(uint64_t x, uint64_t y)
+{
+	uint64_t mx, my, r, q, diff, ok, res;
+	uint32_t sign, bit, top;
+	int32_t e;
+	int i;
+
+	sign = (uint32_t)((x ^ y) >> 63);
+	mx = fpr_significand(x);
+	my = fpr_significand(y);
+
+	/* Restoring division, one quotient bit per step:
+	   q = floor(mx * 2^55 / my), in [2^54, 2^56) since mx/my in (1/2, 2).
+	   Invariant: r < 2 * my < 2^54, so r - my fits and its bit 63 is the
+	   borrow. */
+	r = mx;
+	q = 0;
+	for (i = 0; i < 56; i ++) {
+		diff = r - my;
+		bit = (uint32_t)(diff >> 63) ^ 1;       /* r >= my */
+		r = u64_select(bit, r, diff);
+		q = (q << 1) | bit;
+		r <<= 1;
+	}
+	/* remainder != 0: the quotient is inexact */
+	q |= u64_nonzero(r);
+	/* Bring q into [2^54, 2^55). */
+	top = (uint32_t)(q >> 55);
+	q = u64_select(top, q, (q >> 1) | (q & 1));
+	/* value = (mx/my) * 2^(ex - ey) = q * 2^(ex - ey - 55 + top) */
+	e = fpr_exp_field(x) - fpr_exp_field(y) + 1022 + (int32_t)top;
+	res = fpr_round_pack(sign, e, q);
+
+	/* x = 0: signed zero. y = 0: signed infinity (also for 0/0). */
+	ok = mask64(u64_nonzero(mx));
+	res = (res & ok) | ((uint64_t)sign << 63);
+	return u64_select(u64_nonzero(my) ^ 1, res,
+		((uint64_t)sign << 63) | FPR_INF_BITS);
+}
+
+/* ------------------------------------------------------------------ */
+/* Square root. */
+
+uint64_t fa_fpr_sqrt(uint64_t x)
+{
+	uint64_t mx, rem, s, bit, t, ge, root, res;
+	uint32_t odd_field, is_neg;
+	int32_t ex;
+	int i;
+
+	ex = fpr_exp_field(x);
+	mx = fpr_significand(x);
+
+	/* x = mx * 2^(ex - 1075). Make the power of two even: when ex is
+	   even, use X = 2 mx and exponent ex - 1076. X in [2^52, 2^54). */
+	odd_field = (uint32_t)ex & 1;
+	mx = u64_select(odd_field, mx << 1, mx);
+	ex -= (int32_t)(odd_field ^ 1);
+
+	/*
+	 * Root Q = floor(sqrt(X * 2^56)), in [2^54, 2^55), bit by bit from
+	 * bit 54 down. With s = 2Q (bits decided so far) and the residual
+	 * R = X * 2^56 - Q^2, bit b is set when R >= 2^(b+1) Q + 2^(2b),
+	 * i.e. rem >= s + 2^b with rem = R / 2^b (an integer; rem < 2^57).
+	 * Setting it: rem -= s + 2^b, s += 2^(b+1). Next step rem doubles.
+	 */
+	rem = mx << 2;          /* R / 2^54 at the start */
+	s = 0;
+	bit = (uint64_t)1 << 54;
+	for (i = 0; i < 55; i ++) {
+		t = s + bit;
+		/* rem, t < 2^58: bit 63 of the difference is the borrow */
+		ge = mask64((uint32_t)((rem - t) >> 63) ^ 1);
+		rem -= t & ge;
+		s += (bit << 1) & ge;
+		rem <<= 1;
+		bit >>= 1;
+	}
+	root = (s >> 1) | u64_nonzero(rem);
+	/* sqrt(X * 2^(ex - 1075)) = root * 2^((ex - 1075) / 2 - 28);
+	   (ex - 1075) / 2 = (ex + 1) / 2 - 538, with ex + 1 >= 0 even. */
+	res = fpr_round_pack(0, ((ex + 1) >> 1) + 511, root);
+
+	/* zero (or flushed subnormal): itself with its sign, like IEEE;
+	   negative nonzero: NaN. */
+	is_neg = (uint32_t)(x >> 63);
+	res &= mask64(u64_nonzero(mx));
+	res |= x & FPR_SIGN_BIT;
+	return u64_select(is_neg & u64_nonzero(mx), res, FPR_NAN_BITS);
+}
+
+/* ------------------------------------------------------------------ */
+/* Conversions to integers. */
+
+/*
+ * For |x| < 2^63: sets *ipart = floor(|x|), *half = the bit of weight 1/2
+ * of |x|, *rest = 1 if any lower bit of |x| is set; returns the sign
+ * (1 for negative).
+ */
+static inline uint32_t fpr_int_parts(uint64_t x, uint64_t *ipart,
+	uint32_t *half, uint32_t *rest)
+{
+	uint64_t w, h;
+	int32_t n;
+	uint32_t in_range;
+
+	/* 2|x| = w * 2^(ex - 1085), w = significand << 11 (bit 63 set). */
+	w = fpr_significand(x) << 11;
+	n = 1085 - fpr_exp_field(x);      /* >= 0 for |x| < 2^63 */
+	/* n >= 64: |x| < 1/2, everything is below the half bit. */
+	in_range = i32_lt(n, 64);
+	n &= 63;
+	h = u64_shr(w, (uint32_t)n) & mask64(in_range);   /* floor(2|x|) */
+	*ipart = h >> 1;
+	*half = (uint32_t)h & 1;
+	*rest = u64_nonzero(w - u64_shl(h, (uint32_t)n));
+	return (uint32_t)(x >> 63);
+}
+
+/* Apply sign (1 = negative) to magnitude u. */
+static inline int64_t apply_sign(uint32_t sign, uint64_t u)
+{
+	return (int64_t)((u ^ mask64(sign)) + sign);
+}
+
+/* Nearest integer, ties to even. */
+int64_t fa_fpr_rint(uint64_t x)
+{
+	uint64_t ip;
+	uint32_t half, rest, sign;
+
+	sign = fpr_int_parts(x, &ip, &half, &rest);
+	ip += half & (rest | ((uint32_t)ip & 1));
+	return apply_sign(sign, ip);
+}
+
+/* Largest integer <= x. */
+int64_t fa_fpr_floor(uint64_t x)
+{
+	uint64_t ip;
+	uint32_t half, rest, sign;
+
+	sign = fpr_int_parts(x, &ip, &half, &rest);
+	/* negative non-integer: -(floor(|x|) + 1) */
+	ip += sign & (half | rest);
+	return apply_sign(sign, ip);
+}
+
+/* Integer part (rounding towards zero). */
+int64_t fa_fpr_trunc(uint64_t x)
+{
+	uint64_t ip;
+	uint32_t half, rest, sign;
+
+	sign = fpr_int_parts(x, &ip, &half, &rest);
+	return apply_sign(sign, ip);
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparison. */
+
+/* 1 if x < y, else 0; exact for every non-NaN input, subnormals
+   included; -0 and +0 are equal. */
+int fa_fpr_lt(uint64_t x, uint64_t y)
+{
+	uint64_t kx, ky, d;
+	uint32_t sx = (uint32_t)(x >> 63), sy = (uint32_t)(y >> 63);
+
+	/* Signed integer keys ordered like the values: +-magnitude. */
+	kx = ((x & ~FPR_SIGN_BIT) ^ mask64(sx)) + sx;
+	ky = ((y & ~FPR_SIGN_BIT) ^ mask64(sy)) + sy;
+	/* Signed kx < ky from kx - ky, corrected for overflow. */
+	d = kx - ky;
+	return (int)((d ^ ((kx ^ ky) & (d ^ kx))) >> 63);
+}
