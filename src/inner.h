@@ -53,6 +53,13 @@ extern const uint64_t fa_sigma_min[11];
    by 2^63. */
 extern const uint64_t fa_expm_coeffs[13];
 
+/* NTT tables (scripts/gen_ntt_tables.py -> src/ntt_tables.c), Montgomery
+   form with R = 2^16: psi^brv_10(k) and psi^-brv_10(k) for k < 1024, and
+   1/n per logn. Shared by the portable and the SIMD NTTs. */
+extern const uint16_t fa_ntt_psi_mont[1024];
+extern const uint16_t fa_ntt_ipsi_mont[1024];
+extern const uint16_t fa_ntt_ninv_mont[11];
+
 /* Constants (binary64 bit patterns). */
 #define FPR_ZERO          fpr_from_bits(0)
 #define FPR_ONE           fpr_from_bits(0x3FF0000000000000u)
@@ -209,8 +216,7 @@ int fa_comp_decode(int16_t *x, unsigned logn,
 
 /* Hash-to-point from a flipped SHAKE256 context: n values in [0, q-1].
    vartime: rejection sampling as the spec; ct: same output, constant
-   time (tmp: 2n bytes... see common.c for the size, FA_TMPSIZE_VERIFY
-   suffices). */
+   time (tmp unused, may be NULL; it works on a fixed stack array). */
 void fa_hash_to_point_vartime(fa_shake256_ctx *sc, uint16_t *x,
 	unsigned logn);
 void fa_hash_to_point_ct(fa_shake256_ctx *sc, uint16_t *x, unsigned logn,
@@ -223,7 +229,8 @@ int fa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 int fa_is_short_half(uint32_t sqn, const int16_t *s2, unsigned logn);
 
 /* ------------------------------------------------------------------ */
-/* Arithmetic mod q (ntt.c / verify.c). */
+/* Arithmetic mod q (ntt.c). The tmp buffers below are used as uint16_t
+   arrays: they must be 2-byte aligned. */
 
 /* h = g/f mod (x^n+1, q). Returns 0 if f is not invertible. tmp: 2n bytes. */
 int fa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g,

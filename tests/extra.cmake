@@ -1,0 +1,94 @@
+# ==== cli/kat section (owner: CLI/KAT helper) ==============================
+# The falcon-accel tool: NIST KAT files reproduced byte for byte, the DRBG
+# test linked with the tools' DRBG, and a command-line round trip.
+if(TARGET falcon-accel AND TARGET fa_kat_drbg)
+  # tests/test_kat_drbg.c exercises tools/kat_drbg.c.
+  if(TARGET test_kat_drbg)
+    target_link_libraries(test_kat_drbg PRIVATE fa_kat_drbg)
+  endif()
+
+  if(DEFINED ENV{FA_SHARED_DIR})
+    set(FA_CLI_SHARED_DIR "$ENV{FA_SHARED_DIR}")
+  else()
+    set(FA_CLI_SHARED_DIR "${CMAKE_SOURCE_DIR}/../shared")
+  endif()
+  find_program(FA_CLI_SH sh REQUIRED)
+
+  # Full 100-record KAT files, SHA-1 against shared/kat/SHA1SUMS (and a
+  # record-level diff against the shared .rsp on mismatch).
+  foreach(degree 512 1024)
+    add_test(NAME cli_kat_${degree}
+      COMMAND ${FA_CLI_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/kat_check.sh
+        $<TARGET_FILE:falcon-accel> ${degree} 100
+        ${CMAKE_CURRENT_BINARY_DIR}/kat ${FA_CLI_SHARED_DIR})
+    set_tests_properties(cli_kat_${degree} PROPERTIES
+      SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;kat")
+  endforeach()
+
+  # keygen/pubkey/sign/verify in every format, exit codes, bench --json.
+  add_test(NAME cli_roundtrip
+    COMMAND ${FA_CLI_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/roundtrip.sh
+      $<TARGET_FILE:falcon-accel> ${CMAKE_CURRENT_BINARY_DIR}/cli_roundtrip
+      ${FA_CLI_SHARED_DIR})
+  set_tests_properties(cli_roundtrip PROPERTIES TIMEOUT 120 LABELS "cli")
+endif()
+# ==== end of cli/kat section ==============================================
+
+# ==== fuzz section (owner: integer-core helper) ===========================
+# fuzz: decoder fuzz targets (tests/fuzz/fuzz_*_decode.c).
+#  - clang with libFuzzer available: each target is built with
+#    -fsanitize=fuzzer,address,undefined (src/codec.c compiled into it so
+#    that the decoders are instrumented) and a ctest "fuzz_<name>" runs it
+#    for a bounded time on a scratch corpus in the build tree, seeded from
+#    the checked-in corpus tests/fuzz/corpus/<name> (which it never
+#    writes to).
+#  - otherwise (gcc...): the same targets are linked with
+#    tests/fuzz/standalone_main.c, and the ctest replays the corpus plus
+#    a few thousand mutated and random inputs.
+# FA_FUZZ_SECONDS sets libFuzzer's time bound per target.
+set(FA_FUZZ_SECONDS 10 CACHE STRING "libFuzzer run time per fuzz ctest (seconds)")
+set(FA_FUZZ_TARGETS modq trim comp)
+set(FA_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
+
+set(FA_HAVE_LIBFUZZER OFF)
+if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer,address,undefined")
+  set(CMAKE_REQUIRED_LINK_OPTIONS "-fsanitize=fuzzer,address,undefined")
+  check_c_source_compiles([=[
+#include <stddef.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
+]=] FA_LIBFUZZER_WORKS)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  if(FA_LIBFUZZER_WORKS)
+    set(FA_HAVE_LIBFUZZER ON)
+  endif()
+endif()
+
+foreach(t IN LISTS FA_FUZZ_TARGETS)
+  set(fz fuzz_${t}_decode)
+  set(corpus ${FA_FUZZ_DIR}/corpus/${t})
+  if(FA_HAVE_LIBFUZZER)
+    add_executable(${fz} ${FA_FUZZ_DIR}/${fz}.c ${CMAKE_SOURCE_DIR}/src/codec.c)
+    target_include_directories(${fz} PRIVATE ${CMAKE_SOURCE_DIR}/include
+      ${CMAKE_SOURCE_DIR}/src ${FA_FUZZ_DIR})
+    target_compile_options(${fz} PRIVATE -g -fsanitize=fuzzer,address,undefined
+      -fno-sanitize-recover=undefined)
+    target_link_options(${fz} PRIVATE -fsanitize=fuzzer,address,undefined)
+    # Scratch corpus (libFuzzer adds new inputs to the first directory).
+    set(scratch ${CMAKE_CURRENT_BINARY_DIR}/fuzz_corpus_${t})
+    file(MAKE_DIRECTORY ${scratch})
+    add_test(NAME fuzz_${t}
+      COMMAND ${fz} -max_total_time=${FA_FUZZ_SECONDS} -runs=2000000
+        -seed=1 -max_len=4096 -print_final_stats=1 ${scratch} ${corpus})
+  else()
+    add_executable(${fz} ${FA_FUZZ_DIR}/${fz}.c ${FA_FUZZ_DIR}/standalone_main.c)
+    target_include_directories(${fz} PRIVATE ${CMAKE_SOURCE_DIR}/src ${FA_FUZZ_DIR})
+    target_link_libraries(${fz} PRIVATE falcon_accel)
+    add_test(NAME fuzz_${t} COMMAND ${fz} -random=200000 -seed=1 ${corpus})
+  endif()
+  set_tests_properties(fuzz_${t} PROPERTIES TIMEOUT 120 LABELS fuzz)
+endforeach()
+# ==== end of fuzz section =================================================
