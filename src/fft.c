@@ -71,8 +71,11 @@ void fa_ifft_portable(fpr *f, unsigned logn)
 	unsigned u;
 	fpr scale;
 
-	for (u = logn - 1, m = hn; u >= 1; u --, m >>= 1) {
+	/* stages u = logn-1 down to 1 (none for logn <= 1); m = 2^u */
+	for (u = logn; u > 1; u --) {
 		size_t t = ht << 1;     /* block length (complex values) */
+
+		m = (size_t)1 << (u - 1);
 		for (b = 0; b < (m >> 1); b ++) {
 			size_t j1 = b * t;
 			fpr s_re, s_im;

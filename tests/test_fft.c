@@ -27,20 +27,29 @@ static double as_double(fpr x)
 	return d;
 }
 
-/* max |FFT(f)[j] - f(w_j)| over j, with w_j = exp(i pi (2 brv(j)+1)/n). */
+/* max |FFT(f)[j] - f(w_j)| over j, with w_j = exp(i pi (2 brv(j)+1)/n).
+   w_j^u = exp(i pi m / n) with m = (2 brv(j)+1) u mod 2n: one table of
+   2n long double cosines/sines, no accumulated error. */
 static long double fft_error(const fpr *fft, const double *f, unsigned logn)
 {
+	static long double ct[2048], st[2048];
 	size_t n = MKN(logn), hn = n >> 1, j, u;
 	long double worst = 0;
 	const long double pi = 3.141592653589793238462643383279502884L;
 
+	for (u = 0; u < 2 * n; u ++) {
+		ct[u] = cosl(pi * (long double)u / (long double)n);
+		st[u] = sinl(pi * (long double)u / (long double)n);
+	}
 	for (j = 0; j < hn; j ++) {
-		long double a = pi * (2 * brv((unsigned)j, logn) + 1) / n;
+		size_t e = 2 * brv((unsigned)j, logn) + 1;
 		long double re = 0, im = 0;
 
 		for (u = 0; u < n; u ++) {
-			re += f[u] * cosl(a * u);
-			im += f[u] * sinl(a * u);
+			size_t m = (e * u) % (2 * n);
+
+			re += f[u] * ct[m];
+			im += f[u] * st[m];
 		}
 		re = fabsl(re - (long double)as_double(fft[j]));
 		im = fabsl(im - (long double)as_double(fft[j + hn]));
