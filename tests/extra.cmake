@@ -92,3 +92,16 @@ foreach(t IN LISTS FA_FUZZ_TARGETS)
   set_tests_properties(fuzz_${t} PROPERTIES TIMEOUT 120 LABELS fuzz)
 endforeach()
 # ==== end of fuzz section =================================================
+
+# ==== hw section (owner: accelerator RTL helper) ===========================
+# cocotb regression of the RTL on Icarus (CI size; FA_HW_FULL=1 for the full
+# sweep) and the freshness of the generated register-map files. Skipped
+# (exit 77) when Icarus or cocotb is missing: run scripts/setup_hw.sh.
+find_program(FA_HW_SH sh)
+if(FA_HW_SH)
+  add_test(NAME hw_cocotb
+    COMMAND ${FA_HW_SH} -c "command -v iverilog >/dev/null && python3 -c 'import cocotb, pytest' 2>/dev/null || exit 77; FA_HW_BUILD='${CMAKE_BINARY_DIR}/hw_sim' exec python3 -m pytest -q -p no:cacheprovider fp64/dv ntt/dv fft/dv top/dv"
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/hw)
+  set_tests_properties(hw_cocotb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "hw")
+endif()
+# ==== end of hw section ====================================================

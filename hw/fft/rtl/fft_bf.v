@@ -1,0 +1,119 @@
+// fft_bf -- one FFT butterfly lane (binary64 complex), also the FFT-domain
+// vector-op datapath. Latency LAT = 10 cycles, one butterfly per cycle.
+// Words are {re[63:0], im[63:0]}. All mode inputs are static during an
+// operation.
+//
+//  forward (Cooley-Tukey, src/fft.c):  T = y*w;  o0 = x + T;  o1 = x - T
+//  inverse (Gentleman-Sande):          o0 = x + y;  o1 = (x - y)*conj(w)
+//     last inverse level (scale = 1):  o0, o1 times 2^-scale_k, done by
+//     decrementing the exponent (exact; a result below 2^-1022 flushes to
+//     zero, like the FP units)
+//  vector ops (vop = 1), x = a[i], y = b[i] (or y = (c, c) for mulconst):
+//     0 add  x + y        1 sub  x + (-y)      2 neg  -x     3 adj  conj(x)
+//     4 mul  x*y          5 muladj x*conj(y)   6 mulselfadj  (x*conj(x)).re, 0
+//     7 mulconst (x.re*c, x.im*c)
+//  x*conj(y) computed as cmul(x, conj(y)) equals the C expression
+//  (ar*br + ai*bi, ai*br - ar*bi) bit for bit: negating an operand of a
+//  product negates the rounded product exactly, and a - (-b) is a + b.
+//
+// Timeline: forward: cmul t=0..6, add/sub t=6..9; inverse/vector: add/sub
+// t=0..3, cmul t=3..9; output stage t=9..10.
+`default_nettype none
+module fft_bf (
+	input  wire         clk,
+	input  wire         inv,
+	input  wire         vop,
+	input  wire [2:0]   vsel,
+	input  wire         scale,
+	input  wire [3:0]   scale_k,
+	input  wire [127:0] x,
+	input  wire [127:0] y,
+	input  wire [127:0] w,
+	output reg  [127:0] o0,
+	output reg  [127:0] o1
+);
+	localparam [63:0] S = 64'h8000000000000000;
+	wire fwd = ~inv & ~vop;
+
+	// ---- stage A (t=0..3): add/sub ------------------------------------
+	wire [127:0] x_d6, t_cm, x_d3, y_d3, w_d3, s_d6, x_d9;
+	wire [127:0] bf_a = fwd ? x_d6 : x;
+	wire [127:0] y_neg = {y[127:64] ^ S, y[63:0] ^ S};
+	wire [127:0] bf_b = fwd ? t_cm : ((vop && vsel == 3'd1) ? y_neg : y);
+	wire [63:0]  s_re, s_im, d_re, d_im;
+	fp64_add a0 (.clk(clk), .a(bf_a[127:64]), .b(bf_b[127:64]), .y(s_re));
+	fp64_add a1 (.clk(clk), .a(bf_a[63:0]),   .b(bf_b[63:0]),   .y(s_im));
+	fp64_add a2 (.clk(clk), .a(bf_a[127:64]), .b(bf_b[127:64] ^ S), .y(d_re));
+	fp64_add a3 (.clk(clk), .a(bf_a[63:0]),   .b(bf_b[63:0] ^ S),   .y(d_im));
+
+	// ---- complex multiplier -------------------------------------------
+	fa_delay #(.W(128), .D(3)) dl_x3 (.clk(clk), .d(x), .q(x_d3));
+	fa_delay #(.W(128), .D(3)) dl_y3 (.clk(clk), .d(y), .q(y_d3));
+	fa_delay #(.W(128), .D(3)) dl_w3 (.clk(clk), .d(w), .q(w_d3));
+	fa_delay #(.W(128), .D(3)) dl_x6 (.clk(clk), .d(x_d3), .q(x_d6));
+	fa_delay #(.W(128), .D(6)) dl_s6 (.clk(clk), .d({s_re, s_im}), .q(s_d6));
+	fa_delay #(.W(128), .D(3)) dl_x9 (.clk(clk), .d(x_d6), .q(x_d9));
+
+	reg [127:0] cm_a, cm_b;
+	always @(*) begin
+		if (fwd) begin
+			cm_a = y;
+			cm_b = w;
+		end else if (!vop) begin
+			cm_a = {d_re, d_im};
+			cm_b = {w_d3[127:64], w_d3[63:0] ^ S};
+		end else begin
+			cm_a = x_d3;
+			case (vsel)
+			3'd5:    cm_b = {y_d3[127:64], y_d3[63:0] ^ S};
+			3'd6:    cm_b = {x_d3[127:64], x_d3[63:0] ^ S};
+			default: cm_b = y_d3;
+			endcase
+		end
+	end
+	fft_cmul cm (.clk(clk), .prod_only(vop && vsel == 3'd7), .a(cm_a), .b(cm_b), .y(t_cm));
+
+	// ---- outputs (t=9), optional exact power-of-two scaling (t=10) -----
+	reg [127:0] r0, r1;
+	always @(*) begin
+		if (fwd) begin
+			r0 = {s_re, s_im};
+			r1 = {d_re, d_im};
+		end else if (!vop) begin
+			r0 = s_d6;
+			r1 = t_cm;
+		end else begin
+			r1 = t_cm;
+			case (vsel)
+			3'd0, 3'd1: r0 = s_d6;
+			3'd2:       r0 = {x_d9[127:64] ^ S, x_d9[63:0] ^ S};
+			3'd3:       r0 = {x_d9[127:64], x_d9[63:0] ^ S};
+			3'd6:       r0 = {t_cm[127:64], 64'd0};
+			default:    r0 = t_cm;
+			endcase
+		end
+	end
+
+	// x * 2^-k by exponent decrement; zero, inf and NaN unchanged.
+	function [63:0] pow2_down(input [63:0] v, input [3:0] k);
+		begin
+			if (v[62:52] == 11'd0 || v[62:52] == 11'h7FF)
+				pow2_down = v;
+			else if (v[62:52] <= {7'd0, k})
+				pow2_down = {v[63], 63'd0};
+			else
+				pow2_down = {v[63], v[62:52] - {7'd0, k}, v[51:0]};
+		end
+	endfunction
+
+	always @(posedge clk) begin
+		if (scale) begin
+			o0 <= {pow2_down(r0[127:64], scale_k), pow2_down(r0[63:0], scale_k)};
+			o1 <= {pow2_down(r1[127:64], scale_k), pow2_down(r1[63:0], scale_k)};
+		end else begin
+			o0 <= r0;
+			o1 <= r1;
+		end
+	end
+endmodule
+`default_nettype wire

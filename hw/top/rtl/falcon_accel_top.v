@@ -1,0 +1,326 @@
+// falcon_accel_top -- the accelerator: an FFT/vector engine and an NTT
+// engine (P lanes each) behind an AXI4-Lite slave (registers and memory
+// windows, hw/top/doc/regmap.md, generated from hw/top/data/regmap.json)
+// and a 32-bit AXI-Stream burst path (s_axis writes the STREAM target
+// window word by word, m_axis reads it back).
+//
+// One operation runs at a time. While busy: START and STREAM_OUT are
+// refused (STATUS.ERR = BUSY), memory-window accesses get SLVERR and
+// s_axis is back-pressured (tready = 0). Bad LOGN / unknown OP: refused
+// with STATUS.ERR set; nothing hangs. aresetn (synchronous, active low)
+// aborts a running operation at any time.
+`default_nettype none
+`include "fa_regs.vh"
+module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
+	input  wire        aclk,
+	input  wire        aresetn,
+	// AXI4-Lite slave
+	input  wire [15:0] s_axil_awaddr,
+	input  wire        s_axil_awvalid,
+	output reg         s_axil_awready,
+	input  wire [31:0] s_axil_wdata,
+	input  wire [3:0]  s_axil_wstrb,
+	input  wire        s_axil_wvalid,
+	output reg         s_axil_wready,
+	output reg  [1:0]  s_axil_bresp,
+	output reg         s_axil_bvalid,
+	input  wire        s_axil_bready,
+	input  wire [15:0] s_axil_araddr,
+	input  wire        s_axil_arvalid,
+	output reg         s_axil_arready,
+	output reg  [31:0] s_axil_rdata,
+	output reg  [1:0]  s_axil_rresp,
+	output reg         s_axil_rvalid,
+	input  wire        s_axil_rready,
+	// AXI-Stream in (to the STREAM target window)
+	input  wire [31:0] s_axis_tdata,
+	input  wire        s_axis_tvalid,
+	output wire        s_axis_tready,
+	input  wire        s_axis_tlast,
+	// AXI-Stream out (from the STREAM target window)
+	output wire [31:0] m_axis_tdata,
+	output wire        m_axis_tvalid,
+	input  wire        m_axis_tready,
+	output wire        m_axis_tlast,
+	output wire        irq              // STATUS.DONE
+);
+	wire rst = ~aresetn;
+	localparam [7:0] PW = P;
+	localparam [1:0] OKAY = 2'b00, SLVERR = 2'b10;
+
+	// ------------------------------------------------------------ registers
+	reg  [7:0]  r_op;
+	reg  [3:0]  r_logn;
+	reg  [63:0] r_const;
+	reg  [31:0] r_cycles, clk_hi_latch;
+	reg  [63:0] clock;
+	reg         r_done;
+	reg  [3:0]  r_err;
+	reg  [1:0]  r_target;
+	reg  [10:0] in_ptr, out_ptr;       // stream word pointers
+	reg  [11:0] out_left;               // words still to send
+	wire        f_busy, n_busy, f_done, n_done, f_sel, n_sel;
+	wire        busy = f_busy | n_busy;
+	reg         counting;
+
+	// ---------------------------------------------------- start / dispatch
+	reg         start_req;              // CTRL.START written this cycle
+	wire        logn_ok = (r_logn >= 4'd1) && (r_logn <= 4'd10);
+	wire        op_fft = (r_op == `FA_OP_FFT) || (r_op == `FA_OP_IFFT)
+		|| (r_op >= `FA_OP_VADD && r_op <= `FA_OP_VMULCONST);
+	wire        op_ntt = (r_op >= `FA_OP_NTT && r_op <= `FA_OP_NTT_MUL);
+	wire        go = start_req && !busy && logn_ok && (op_fft || op_ntt);
+	wire        f_start = go && op_fft;
+	wire        n_start = go && op_ntt;
+	wire [3:0]  f_L = r_logn - 4'd1;
+
+	// --------------------------------------------------- memory host port
+	// One access per cycle to either engine; users: AXI-Lite window access,
+	// s_axis word, m_axis fetch (the streams have priority; the AXI-Lite
+	// FSM waits for a free cycle).
+	reg         m_en, m_we, m_ntt, m_buf;
+	reg  [9:0]  m_idx;                  // fpr index (FFT) or coefficient (NTT)
+	reg         m_half;                 // FFT: high 32-bit word
+	reg  [31:0] m_wdata;
+	wire [31:0] f_rdata, n_rdata;
+	reg         m_ntt_q;
+	wire [31:0] m_rdata = m_ntt_q ? n_rdata : f_rdata;
+	// FFT: fpr u -> complex slot u mod n/2, re (u < n/2) or im; lanes of the
+	// 128-bit word {re_hi, re_lo, im_hi, im_lo} = 3, 2, 1, 0
+	wire [9:0]  hn_mask = (10'd1 << f_L) - 10'd1;
+	wire        f_im = ((m_idx >> f_L) != 10'd0);
+	wire [8:0]  f_slot = m_idx[8:0] & hn_mask[8:0];
+	wire [1:0]  f_lane = {~f_im, m_half};
+
+	fft_engine #(.P(P), .LP(LP)) u_fft (
+		.clk(aclk), .rst(rst), .start(f_start),
+		.c_inv(r_op == `FA_OP_IFFT), .c_vop(r_op >= `FA_OP_VADD),
+		.c_vsel(r_op[2:0]), .c_L(f_L), .c_const(r_const),
+		.busy(f_busy), .done(f_done), .sel(f_sel),
+		.h_en(m_en && !m_ntt), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
+		.h_lane(f_lane), .h_wdata(m_wdata), .h_rdata(f_rdata));
+	ntt_engine #(.P(P), .LP(LP)) u_ntt (
+		.clk(aclk), .rst(rst), .start(n_start),
+		.c_inv(r_op == `FA_OP_INTT), .c_vop(r_op == `FA_OP_NTT_MUL), .c_L(r_logn),
+		.busy(n_busy), .done(n_done), .sel(n_sel),
+		.h_en(m_en && m_ntt), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
+		.h_wdata(m_wdata), .h_rdata(n_rdata));
+
+	// index of a word of a window is legal for the current LOGN
+	wire [10:0] nwords_f = (11'd2 << r_logn);      // FFT window: 2 words per fpr
+	wire [10:0] nwords_n = (11'd1 << r_logn);
+
+	// ------------------------------------------------------------ streams
+	wire        tgt_ntt = r_target[1];
+	wire        tgt_buf = r_target[0];
+	wire [10:0] tgt_words = tgt_ntt ? nwords_n : nwords_f;
+	assign s_axis_tready = !busy && aresetn && (out_left == 0);
+	wire        s_fire = s_axis_tvalid && s_axis_tready;
+	// m_axis: 2-entry FIFO fed by window reads (one cycle latency)
+	reg  [31:0] fifo_d [0:1];
+	reg         fifo_l [0:1];
+	reg  [1:0]  fifo_n;
+	reg         fifo_h;                 // head index
+	reg         fetch_q, fetch_last_q;
+	wire        fifo_pop = m_axis_tvalid && m_axis_tready;
+	wire        can_fetch = (out_left != 0) && !s_fire && !busy
+		&& ({1'b0, fifo_n} + {2'b0, fetch_q} - {2'b0, fifo_pop} < 3'd2);
+	assign m_axis_tvalid = (fifo_n != 0);
+	assign m_axis_tdata = fifo_d[fifo_h];
+	assign m_axis_tlast = fifo_l[fifo_h];
+
+	// ------------------------------------------------------- AXI4-Lite FSM
+	localparam [2:0] S_IDLE = 0, S_WEXEC = 1, S_BRESP = 2, S_REXEC = 3, S_RWAIT = 4, S_RRESP = 5;
+	reg  [2:0]  st;
+	reg  [15:0] a_addr;
+	reg  [31:0] a_wdata;
+	wire        port_free = !s_fire && !can_fetch;
+	// decode of a_addr
+	wire        win_f = (a_addr[15:14] == 2'b01);                 // 0x4000-0x7FFF
+	wire        win_n = (a_addr[15:13] == 3'b100);                // 0x8000-0x9FFF
+	wire        is_win = win_f | win_n;
+	wire [10:0] win_word = win_f ? {1'b0, a_addr[12:3], a_addr[2]} : {1'b0, a_addr[11:2]};
+	wire        win_ok = win_f ? ({a_addr[12:3], a_addr[2]} < nwords_f)
+	                           : (a_addr[11:2] < nwords_n);
+	reg  [31:0] reg_rdata;
+	reg         reg_rok, reg_wok;
+	always @(*) begin
+		reg_rok = 1'b1;
+		case (a_addr)
+		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
+		`FA_REG_CONFIG:    reg_rdata = {16'd0, `FA_REGMAP_VERSION, PW};
+		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
+		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
+		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
+		`FA_REG_CONST_LO:  reg_rdata = r_const[31:0];
+		`FA_REG_CONST_HI:  reg_rdata = r_const[63:32];
+		`FA_REG_CYCLES:    reg_rdata = r_cycles;
+		`FA_REG_CLOCK_LO:  reg_rdata = clock[31:0];
+		`FA_REG_CLOCK_HI:  reg_rdata = clk_hi_latch;
+		`FA_REG_STREAM:    reg_rdata = {30'd0, r_target};
+		default: begin     reg_rdata = 32'd0; reg_rok = 1'b0; end
+		endcase
+		case (a_addr)
+		`FA_REG_CTRL, `FA_REG_OP, `FA_REG_LOGN, `FA_REG_CONST_LO, `FA_REG_CONST_HI,
+		`FA_REG_STREAM, `FA_REG_STREAM_OUT: reg_wok = 1'b1;
+		default: reg_wok = 1'b0;
+		endcase
+	end
+
+	// host port mux (combinational): stream in > stream out > AXI-Lite
+	wire axil_mem = ((st == S_WEXEC) || (st == S_REXEC)) && is_win && win_ok && !busy && port_free;
+	always @(*) begin
+		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_idx = 10'd0;
+		m_half = 1'b0; m_wdata = 32'd0;
+		if (s_fire) begin
+			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf;
+			m_idx = tgt_ntt ? in_ptr[9:0] : in_ptr[10:1]; m_half = in_ptr[0] & ~tgt_ntt;
+			m_wdata = s_axis_tdata;
+		end else if (can_fetch) begin
+			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf;
+			m_idx = tgt_ntt ? out_ptr[9:0] : out_ptr[10:1]; m_half = out_ptr[0] & ~tgt_ntt;
+		end else if (axil_mem) begin
+			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n;
+			m_buf = win_f ? a_addr[13] : a_addr[12];
+			m_idx = win_word[10:0] >> (win_f ? 1 : 0);
+			m_half = win_f & a_addr[2];
+			m_wdata = a_wdata;
+		end
+	end
+
+	always @(posedge aclk) begin
+		m_ntt_q <= m_ntt;
+		clock <= rst ? 64'd0 : clock + 64'd1;
+		start_req <= 1'b0;
+		if (rst) begin
+			st <= S_IDLE;
+			s_axil_awready <= 1'b0; s_axil_wready <= 1'b0; s_axil_arready <= 1'b0;
+			s_axil_bvalid <= 1'b0; s_axil_rvalid <= 1'b0;
+			s_axil_bresp <= OKAY; s_axil_rresp <= OKAY; s_axil_rdata <= 32'd0;
+			r_op <= 8'd0; r_logn <= 4'd0; r_const <= 64'd0; r_cycles <= 32'd0;
+			r_done <= 1'b0; r_err <= 4'd0; r_target <= 2'd0;
+			in_ptr <= 11'd0; out_ptr <= 11'd0; out_left <= 12'd0;
+			fifo_n <= 2'd0; fifo_h <= 1'b0; fetch_q <= 1'b0; counting <= 1'b0;
+			clk_hi_latch <= 32'd0;
+		end else begin
+			// ---- operation start / completion
+			if (start_req) begin
+				r_done <= 1'b0;         // DONE refers to the last START
+				if (busy)
+					r_err <= `FA_ERR_BUSY;
+				else if (!logn_ok)
+					r_err <= `FA_ERR_BAD_LOGN;
+				else if (!(op_fft || op_ntt))
+					r_err <= `FA_ERR_BAD_OP;
+				else begin
+					r_err <= `FA_ERR_NONE;
+					r_done <= 1'b0;
+					r_cycles <= 32'd1;
+					counting <= 1'b1;
+				end
+			end else if (counting) begin
+				r_cycles <= r_cycles + 32'd1;
+			end
+			if (f_done || n_done) begin
+				r_done <= 1'b1;
+				counting <= 1'b0;
+			end
+
+			// ---- stream pointers and output FIFO
+			if (s_fire)
+				in_ptr <= (s_axis_tlast || in_ptr + 11'd1 == tgt_words) ? 11'd0 : in_ptr + 11'd1;
+			fetch_q <= can_fetch;
+			fetch_last_q <= can_fetch && (out_left == 12'd1);
+			if (can_fetch) begin
+				out_left <= out_left - 12'd1;
+				out_ptr <= (out_ptr + 11'd1 == tgt_words) ? 11'd0 : out_ptr + 11'd1;
+			end
+			if (fetch_q) begin
+				fifo_d[fifo_h ^ fifo_n[0]] <= m_rdata;
+			end
+			fifo_n <= fifo_n + {1'b0, fetch_q} - {1'b0, fifo_pop};
+			if (fifo_pop)
+				fifo_h <= ~fifo_h;
+
+			// ---- AXI4-Lite
+			case (st)
+			S_IDLE: begin
+				if (s_axil_awvalid && s_axil_wvalid && !s_axil_awready) begin
+					s_axil_awready <= 1'b1; s_axil_wready <= 1'b1;
+					a_addr <= s_axil_awaddr & 16'hFFFC; a_wdata <= s_axil_wdata;
+					st <= S_WEXEC;
+				end else if (s_axil_arvalid && !s_axil_arready) begin
+					s_axil_arready <= 1'b1;
+					a_addr <= s_axil_araddr & 16'hFFFC;
+					st <= S_REXEC;
+				end
+			end
+			S_WEXEC: begin
+				s_axil_awready <= 1'b0; s_axil_wready <= 1'b0;
+				if (is_win) begin
+					if (busy || !win_ok) begin
+						s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
+						s_axil_bvalid <= 1'b1; st <= S_BRESP;
+					end else if (port_free) begin
+						s_axil_bresp <= OKAY; s_axil_bvalid <= 1'b1; st <= S_BRESP;
+					end
+				end else begin
+					s_axil_bvalid <= 1'b1; st <= S_BRESP;
+					if (!reg_wok) begin
+						s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
+					end else begin
+						s_axil_bresp <= OKAY;
+						case (a_addr)
+						`FA_REG_CTRL: begin
+							if (a_wdata[0]) start_req <= 1'b1;
+							if (a_wdata[1]) begin r_err <= `FA_ERR_NONE; r_done <= 1'b0; end
+						end
+						`FA_REG_OP:       r_op <= a_wdata[7:0];
+						`FA_REG_LOGN:     r_logn <= a_wdata[3:0];
+						`FA_REG_CONST_LO: r_const[31:0] <= a_wdata;
+						`FA_REG_CONST_HI: r_const[63:32] <= a_wdata;
+						`FA_REG_STREAM: begin
+							r_target <= a_wdata[1:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
+						end
+						`FA_REG_STREAM_OUT: begin
+							if (busy) r_err <= `FA_ERR_BUSY;
+							else out_left <= a_wdata[11:0];
+						end
+						default: ;
+						endcase
+					end
+				end
+			end
+			S_BRESP: if (s_axil_bready) begin s_axil_bvalid <= 1'b0; st <= S_IDLE; end
+			S_REXEC: begin
+				s_axil_arready <= 1'b0;
+				if (is_win) begin
+					if (busy || !win_ok) begin
+						s_axil_rresp <= SLVERR; s_axil_rdata <= 32'd0; r_err <= `FA_ERR_ACCESS;
+						s_axil_rvalid <= 1'b1; st <= S_RRESP;
+					end else if (port_free) begin
+						st <= S_RWAIT;
+					end
+				end else begin
+					s_axil_rdata <= reg_rdata;
+					s_axil_rresp <= reg_rok ? OKAY : SLVERR;
+					if (!reg_rok) r_err <= `FA_ERR_ACCESS;
+					if (a_addr == `FA_REG_CLOCK_LO) clk_hi_latch <= clock[63:32];
+					s_axil_rvalid <= 1'b1; st <= S_RRESP;
+				end
+			end
+			S_RWAIT: begin
+				s_axil_rdata <= m_rdata; s_axil_rresp <= OKAY;
+				s_axil_rvalid <= 1'b1; st <= S_RRESP;
+			end
+			S_RRESP: if (s_axil_rready) begin s_axil_rvalid <= 1'b0; st <= S_IDLE; end
+			default: st <= S_IDLE;
+			endcase
+		end
+	end
+	always @(posedge aclk)
+		if (fetch_q)
+			fifo_l[fifo_h ^ fifo_n[0]] <= fetch_last_q;
+	assign irq = r_done;
+endmodule
+`default_nettype wire

@@ -1,0 +1,72 @@
+/*
+ * fa_rtl.h -- the "rtl" backend: the falcon-accel RTL (hw/) driven at the
+ * register level. The driver (rtl_driver.c) knows only the register map
+ * (fa_rtl_regs.h, generated from hw/top/data/regmap.json) and talks to a
+ * transport: the Verilated model (transport_sim.cpp, the default) or a
+ * memory-mapped device (transport_uio.c: Linux UIO or /dev/mem; untested
+ * on a board).
+ */
+#ifndef FA_RTL_H
+#define FA_RTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A transport: 32-bit register/window accesses at byte offsets, and an
+   optional burst path (NULL when absent: the driver then uses the memory
+   windows). `cycles` returns the device clock count when the transport
+   knows it (simulation), else 0. Returns of rd/wr: 0 OK, -1 bus error. */
+typedef struct fa_rtl_transport {
+	void *ctx;
+	int (*wr)(void *ctx, uint32_t off, uint32_t v);
+	int (*rd)(void *ctx, uint32_t off, uint32_t *v);
+	/* words to / from the memory window `target` (FA_RTL_TARGET_* enum),
+	   from word 0 */
+	int (*burst_wr)(void *ctx, unsigned target, const uint32_t *w, size_t n);
+	int (*burst_rd)(void *ctx, unsigned target, uint32_t *w, size_t n);
+	uint64_t (*cycles)(void *ctx);
+	const char *name;
+} fa_rtl_transport;
+
+/* Transports. Each returns 0 on success. */
+int fa_rtl_sim_open(fa_rtl_transport *t);          /* Verilated model */
+int fa_rtl_uio_open(fa_rtl_transport *t, const char *path, uint64_t phys);
+
+/* Per-kernel statistics (accumulated since the last reset). */
+enum {
+	FA_RTL_K_FFT, FA_RTL_K_IFFT, FA_RTL_K_NTT, FA_RTL_K_INTT,
+	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
+	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
+	FA_RTL_K_MULCONST, FA_RTL_K_COUNT
+};
+typedef struct {
+	uint64_t calls;
+	uint64_t cycles;                /* compute only (CYCLES register) */
+	uint64_t cycles_with_transfer;  /* load + compute + read back */
+	uint32_t last_logn, last_cycles, last_cycles_with_transfer;
+} fa_rtl_kstat;
+extern const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT];
+void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT]);
+void fa_rtl_stats_reset(void);
+
+/* The register-level driver on a given transport (used by the backend
+   and by the tests). Return 0 on success, a negative value on a device
+   error (status code or bus error). */
+int fa_rtl_drv_fpr_op(fa_rtl_transport *t, unsigned op, uint64_t *a,
+	const uint64_t *b, uint64_t c, unsigned logn, fa_rtl_kstat *st);
+int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
+	const uint16_t *b, unsigned logn, fa_rtl_kstat *st);
+/* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
+   accepted and completed). */
+int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,
+	uint32_t *cycles);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * rtl_driver.c -- register-level driver of the falcon-accel core, on any
+ * transport (fa_rtl.h). Sequence for one kernel call:
+ *   LOGN <- logn; load A (and B) through the burst path or the windows;
+ *   OP <- op; CTRL <- START; poll STATUS until DONE (or an error code);
+ *   read A back. CYCLES gives the compute cycles of the operation.
+ */
+#include <string.h>
+
+#include "fa_rtl.h"
+#include "fa_rtl_regs.h"
+
+#define POLL_LIMIT 1000000u
+
+static int wr(fa_rtl_transport *t, uint32_t off, uint32_t v)
+{
+	return t->wr(t->ctx, off, v);
+}
+
+static int rd(fa_rtl_transport *t, uint32_t off, uint32_t *v)
+{
+	return t->rd(t->ctx, off, v);
+}
+
+static uint32_t win_base(unsigned win)
+{
+	switch (win) {
+	case FA_RTL_TARGET_FFT_A: return FA_RTL_WIN_FFT_A;
+	case FA_RTL_TARGET_FFT_B: return FA_RTL_WIN_FFT_B;
+	case FA_RTL_TARGET_NTT_A: return FA_RTL_WIN_NTT_A;
+	default:                  return FA_RTL_WIN_NTT_B;
+	}
+}
+
+/* n words to window `win` (enum FA_RTL_TARGET_*), burst path if available. */
+static int put_words(fa_rtl_transport *t, unsigned win, const uint32_t *w,
+	size_t n)
+{
+	size_t i;
+	uint32_t base;
+
+	if (t->burst_wr != NULL) {
+		return t->burst_wr(t->ctx, win, w, n);
+	}
+	base = win_base(win);
+	for (i = 0; i < n; i ++) {
+		if (wr(t, base + 4u * (uint32_t)i, w[i]) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int get_words(fa_rtl_transport *t, unsigned win, uint32_t *w,
+	size_t n)
+{
+	size_t i;
+	uint32_t base;
+
+	if (t->burst_rd != NULL) {
+		return t->burst_rd(t->ctx, win, w, n);
+	}
+	base = win_base(win);
+	for (i = 0; i < n; i ++) {
+		if (rd(t, base + 4u * (uint32_t)i, &w[i]) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,
+	uint32_t *cycles)
+{
+	uint32_t st = 0, k;
+
+	(void)logn;
+	if (wr(t, FA_RTL_REG_OP, op) != 0
+		|| wr(t, FA_RTL_REG_CTRL, FA_RTL_CTRL_START_MASK) != 0)
+	{
+		return -1;
+	}
+	for (k = 0; k < POLL_LIMIT; k ++) {
+		if (rd(t, FA_RTL_REG_STATUS, &st) != 0) {
+			return -1;
+		}
+		if (st & FA_RTL_STATUS_DONE_MASK) {
+			break;
+		}
+		if (!(st & FA_RTL_STATUS_BUSY_MASK)) {
+			/* refused: the error code says why */
+			return (int)((st & FA_RTL_STATUS_ERR_MASK)
+				>> FA_RTL_STATUS_ERR_LSB);
+		}
+	}
+	if (k == POLL_LIMIT) {
+		return -1;
+	}
+	if (cycles != NULL && rd(t, FA_RTL_REG_CYCLES, cycles) != 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* fpr bit patterns <-> 32-bit words (low word first). */
+static void fpr_to_words(uint32_t *w, const uint64_t *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		w[2 * i] = (uint32_t)a[i];
+		w[2 * i + 1] = (uint32_t)(a[i] >> 32);
+	}
+}
+
+static void words_to_fpr(uint64_t *a, const uint32_t *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		a[i] = (uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
+	}
+}
+
+static uint64_t now(fa_rtl_transport *t)
+{
+	return t->cycles != NULL ? t->cycles(t->ctx) : 0;
+}
+
+static void account(fa_rtl_kstat *st, unsigned logn, uint32_t cyc,
+	uint64_t t0, uint64_t t1)
+{
+	if (st == NULL) {
+		return;
+	}
+	st->calls ++;
+	st->cycles += cyc;
+	st->cycles_with_transfer += t1 - t0;
+	st->last_logn = logn;
+	st->last_cycles = cyc;
+	st->last_cycles_with_transfer = (uint32_t)(t1 - t0);
+}
+
+int fa_rtl_drv_fpr_op(fa_rtl_transport *t, unsigned op, uint64_t *a,
+	const uint64_t *b, uint64_t c, unsigned logn, fa_rtl_kstat *st)
+{
+	uint32_t w[2048], cyc = 0;
+	size_t n = (size_t)1 << logn;
+	uint64_t t0;
+	int r;
+
+	t0 = now(t);
+	if (wr(t, FA_RTL_REG_LOGN, logn) != 0) {
+		return -1;
+	}
+	if (op == FA_RTL_OP_VMULCONST
+		&& (wr(t, FA_RTL_REG_CONST_LO, (uint32_t)c) != 0
+		|| wr(t, FA_RTL_REG_CONST_HI, (uint32_t)(c >> 32)) != 0))
+	{
+		return -1;
+	}
+	fpr_to_words(w, a, n);
+	if (put_words(t, FA_RTL_TARGET_FFT_A, w, 2 * n) != 0) {
+		return -1;
+	}
+	if (b != NULL) {
+		fpr_to_words(w, b, n);
+		if (put_words(t, FA_RTL_TARGET_FFT_B, w, 2 * n) != 0) {
+			return -1;
+		}
+	}
+	r = fa_rtl_drv_start(t, op, logn, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	if (get_words(t, FA_RTL_TARGET_FFT_A, w, 2 * n) != 0) {
+		return -1;
+	}
+	words_to_fpr(a, w, n);
+	account(st, logn, cyc, t0, now(t));
+	return 0;
+}
+
+int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
+	const uint16_t *b, unsigned logn, fa_rtl_kstat *st)
+{
+	uint32_t w[1024], cyc = 0;
+	size_t i, n = (size_t)1 << logn;
+	uint64_t t0;
+	int r;
+
+	t0 = now(t);
+	if (wr(t, FA_RTL_REG_LOGN, logn) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i ++) {
+		w[i] = a[i];
+	}
+	if (put_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+		return -1;
+	}
+	if (b != NULL) {
+		for (i = 0; i < n; i ++) {
+			w[i] = b[i];
+		}
+		if (put_words(t, FA_RTL_TARGET_NTT_B, w, n) != 0) {
+			return -1;
+		}
+	}
+	r = fa_rtl_drv_start(t, op, logn, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	if (get_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i ++) {
+		a[i] = (uint16_t)w[i];
+	}
+	account(st, logn, cyc, t0, now(t));
+	return 0;
+}

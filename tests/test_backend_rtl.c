@@ -1,0 +1,133 @@
+/*
+ * test_backend_rtl.c -- the "rtl" backend (Verilated RTL behind the kernel
+ * seam) against the portable kernels, bit for bit: FFT, iFFT and every
+ * vector op for logn = 1..10, NTT / iNTT / pointwise product for logn =
+ * 1..10, plus a refused request (bad op) seen through the driver.
+ * Without the rtl backend built, it checks that "rtl" is not registered.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "inner.h"
+#include "test_util.h"
+
+#ifdef FA_HAVE_BACKEND_RTL
+#include "fa_rtl.h"
+#include "fa_rtl_regs.h"
+
+extern const struct fa_kernels fa_backend_rtl;
+
+static uint64_t seed = 0x5eed;
+
+static void rand_fpr(fpr *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		/* values in about [-2^20, 2^20], as Falcon's FFT data */
+		int64_t v = (int64_t)(tu_rand64(&seed) >> 20) - ((int64_t)1 << 43);
+		a[i] = fpr_scaled(v, -23);
+	}
+}
+
+static int same(const fpr *a, const fpr *b, size_t n)
+{
+	return memcmp(a, b, n * sizeof(fpr)) == 0;
+}
+
+static void test_fpr_ops(const struct fa_kernels *r)
+{
+	static fpr a[1024], b[1024], x[1024], y[1024];
+	unsigned logn;
+
+	for (logn = 1; logn <= 10; logn ++) {
+		size_t n = MKN(logn);
+		fpr c;
+
+		rand_fpr(a, n);
+		rand_fpr(b, n);
+		c = b[0];
+#define ONE(call_r, call_p, name) do { \
+		memcpy(x, a, n * sizeof(fpr)); memcpy(y, a, n * sizeof(fpr)); \
+		call_r; call_p; \
+		CHECK(same(x, y, n), "%s logn=%u", name, logn); \
+	} while (0)
+		ONE(r->fft(x, logn), fa_fft_portable(y, logn), "fft");
+		ONE(r->ifft(x, logn), fa_ifft_portable(y, logn), "ifft");
+		ONE(r->poly_add(x, b, logn), fa_poly_add_portable(y, b, logn), "add");
+		ONE(r->poly_sub(x, b, logn), fa_poly_sub_portable(y, b, logn), "sub");
+		ONE(r->poly_neg(x, logn), fa_poly_neg_portable(y, logn), "neg");
+		ONE(r->poly_adj_fft(x, logn), fa_poly_adj_fft_portable(y, logn), "adj");
+		ONE(r->poly_mul_fft(x, b, logn), fa_poly_mul_fft_portable(y, b, logn), "mul");
+		ONE(r->poly_muladj_fft(x, b, logn),
+			fa_poly_muladj_fft_portable(y, b, logn), "muladj");
+		ONE(r->poly_mulselfadj_fft(x, logn),
+			fa_poly_mulselfadj_fft_portable(y, logn), "mulselfadj");
+		ONE(r->poly_mulconst(x, c, logn),
+			fa_poly_mulconst_portable(y, c, logn), "mulconst");
+#undef ONE
+	}
+}
+
+static void test_mq_ops(const struct fa_kernels *r)
+{
+	static uint16_t a[1024], b[1024], x[1024], y[1024];
+	unsigned logn;
+	size_t i;
+
+	for (logn = 1; logn <= 10; logn ++) {
+		size_t n = MKN(logn);
+
+		for (i = 0; i < n; i ++) {
+			a[i] = (uint16_t)(tu_rand64(&seed) % FA_Q);
+			b[i] = (uint16_t)(tu_rand64(&seed) % FA_Q);
+		}
+		memcpy(x, a, sizeof a); memcpy(y, a, sizeof a);
+		r->mq_ntt(x, logn); fa_mq_ntt_portable(y, logn);
+		CHECK(memcmp(x, y, n * 2) == 0, "ntt logn=%u", logn);
+		r->mq_poly_mul_ntt(x, b, logn); fa_mq_poly_mul_ntt_portable(y, b, logn);
+		CHECK(memcmp(x, y, n * 2) == 0, "ntt mul logn=%u", logn);
+		r->mq_intt(x, logn); fa_mq_intt_portable(y, logn);
+		CHECK(memcmp(x, y, n * 2) == 0, "intt logn=%u", logn);
+	}
+}
+
+static void test_driver_errors(void)
+{
+	fa_rtl_transport t;
+	uint32_t st = 0;
+
+	CHECK(fa_rtl_sim_open(&t) == 0, "sim transport");
+	CHECK(t.wr(t.ctx, FA_RTL_REG_LOGN, 4) == 0, "write LOGN");
+	CHECK(fa_rtl_drv_start(&t, 77, 4, NULL) == (int)FA_RTL_ERR_BAD_OP, "bad op refused");
+	CHECK(t.wr(t.ctx, FA_RTL_REG_LOGN, 0) == 0, "write LOGN 0");
+	CHECK(fa_rtl_drv_start(&t, FA_RTL_OP_FFT, 0, NULL) == (int)FA_RTL_ERR_BAD_LOGN,
+		"bad logn refused");
+	CHECK(t.wr(t.ctx, FA_RTL_REG_ID, 1) != 0, "write to ID gives SLVERR");
+	CHECK(t.rd(t.ctx, FA_RTL_REG_STATUS, &st) == 0
+		&& ((st & FA_RTL_STATUS_ERR_MASK) >> FA_RTL_STATUS_ERR_LSB) == FA_RTL_ERR_ACCESS,
+		"status says ACCESS");
+	CHECK(t.wr(t.ctx, FA_RTL_REG_CTRL, FA_RTL_CTRL_CLEAR_MASK) == 0, "clear");
+}
+
+int main(void)
+{
+	const struct fa_kernels *r = &fa_backend_rtl;
+
+	CHECK(r->available(), "rtl backend available");
+	CHECK(fa_backend_find("rtl") == r, "rtl registered");
+	test_fpr_ops(r);
+	test_mq_ops(r);
+	test_driver_errors();
+	return tu_finish("test_backend_rtl");
+}
+
+#else
+
+int main(void)
+{
+	CHECK(fa_backend_find("rtl") == NULL, "rtl not registered without Verilator");
+	return tu_finish("test_backend_rtl");
+}
+
+#endif
