@@ -97,11 +97,31 @@ endforeach()
 # cocotb regression of the RTL on Icarus (CI size; FA_HW_FULL=1 for the full
 # sweep) and the freshness of the generated register-map files. Skipped
 # (exit 77) when Icarus or cocotb is missing: run scripts/setup_hw.sh.
+# The cocotb regression does not depend on the C build flavour: run it in the
+# plain build only (not again under FA_FPEMU / FA_SANITIZE).
 find_program(FA_HW_SH sh)
-if(FA_HW_SH)
+if(FA_HW_SH AND NOT FA_FPEMU AND NOT FA_SANITIZE)
   add_test(NAME hw_cocotb
     COMMAND ${FA_HW_SH} -c "command -v iverilog >/dev/null && python3 -c 'import cocotb, pytest' 2>/dev/null || exit 77; FA_HW_BUILD='${CMAKE_BINARY_DIR}/hw_sim' exec python3 -m pytest -q -p no:cacheprovider fp64/dv ntt/dv fft/dv top/dv"
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/hw)
   set_tests_properties(hw_cocotb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "hw")
+endif()
+# NIST KATs with the accelerator doing the transforms (co-simulated):
+# first 3 records at 512, 2 at 1024, byte-identical to the shared files.
+if(TARGET falcon-accel AND TARGET fa_kat_drbg AND FA_HW_SH)
+  get_target_property(FA_LIB_DEFS falcon_accel INTERFACE_COMPILE_DEFINITIONS)
+  if("${FA_LIB_DEFS}" MATCHES "FA_HAVE_BACKEND_RTL")
+    foreach(dc IN ITEMS "512;3" "1024;2")
+      list(GET dc 0 degree)
+      list(GET dc 1 count)
+      add_test(NAME rtl_kat_${degree}
+        COMMAND ${FA_HW_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/kat_check.sh
+          $<TARGET_FILE:falcon-accel> ${degree} ${count}
+          ${CMAKE_CURRENT_BINARY_DIR}/kat_rtl ${FA_CLI_SHARED_DIR})
+      set_tests_properties(rtl_kat_${degree} PROPERTIES
+        ENVIRONMENT "FALCON_ACCEL_BACKEND=rtl"
+        SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "hw;kat")
+    endforeach()
+  endif()
 endif()
 # ==== end of hw section ====================================================

@@ -10,6 +10,7 @@
 
 #include "inner.h"
 #include "test_util.h"
+#include <stdlib.h>
 
 #ifdef FA_HAVE_BACKEND_RTL
 #include "fa_rtl.h"
@@ -114,6 +115,9 @@ int main(void)
 {
 	const struct fa_kernels *r = &fa_backend_rtl;
 
+	/* every size on the device, not only those above the fall-back
+	   threshold (read once, before the first kernel call) */
+	setenv("FA_RTL_MIN_LOGN", "1", 1);
 	CHECK(r->available(), "rtl backend available");
 	CHECK(fa_backend_find("rtl") == r, "rtl registered");
 	test_fpr_ops(r);

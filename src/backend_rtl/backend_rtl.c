@@ -71,9 +71,29 @@ static int rtl_available(void)
 	return transport() != NULL;
 }
 
+/*
+ * Smallest degree sent to the device (FA_RTL_MIN_LOGN, default 6). Below
+ * it the bus transfer costs more than the kernel, on a board as in
+ * simulation, so the portable kernel runs instead (the backend "may fall
+ * back", as every backend). Tests set FA_RTL_MIN_LOGN=1 to put every size
+ * on the device.
+ */
+static unsigned min_logn(void)
+{
+	static unsigned cached;
+
+	if (cached == 0) {
+		const char *e = getenv("FA_RTL_MIN_LOGN");
+		long v = e != NULL ? strtol(e, NULL, 10) : 6;
+
+		cached = (v >= 1 && v <= 10) ? (unsigned)v : 6;
+	}
+	return cached;
+}
+
 static int ok_logn(unsigned logn)
 {
-	return logn >= 1 && logn <= 10;
+	return logn >= min_logn() && logn <= 10;
 }
 
 /* Run an fpr op on the device; 0 on success (a updated). */
@@ -212,6 +232,7 @@ static void rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 const struct fa_kernels fa_backend_rtl = {
 	.name = "rtl",
 	.available = rtl_available,
+	.simulated = 1,
 	.fft = rtl_fft,
 	.ifft = rtl_ifft,
 	.poly_add = rtl_add,
