@@ -1,0 +1,85 @@
+/*
+ * cli.h -- helpers shared by the falcon-accel command-line tool's
+ * subcommands (the .c files of tools/). Tools may allocate and use stdio.
+ *
+ * Exit codes of every subcommand:
+ *   0  success
+ *   1  the signature does not verify (verify only)
+ *   2  any other failure: usage, unreadable or malformed input, unknown
+ *      backend, library error. One line on stderr says why.
+ */
+#ifndef FA_CLI_H
+#define FA_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "falcon_accel.h"
+
+#define CLI_EXIT_OK      0
+#define CLI_EXIT_BADSIG  1
+#define CLI_EXIT_ERROR   2
+
+/* Print "falcon-accel: <message>" on stderr and exit with `code`. */
+void cli_fail(int code, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+/* Malloc that exits (code 2) on failure; never returns NULL. */
+void *cli_alloc(size_t len);
+
+/* Whole file (or stdin for NULL or "-") into a fresh buffer; *len set.
+   Exits (code 2) on error. */
+uint8_t *cli_read_file(const char *path, size_t *len);
+/* Write a buffer to a file (stdout for "-"); `secret` creates it with
+   mode 0600. Exits (code 2) on error. */
+void cli_write_file(const char *path, const void *data, size_t len,
+	int secret);
+
+/* Hex string (even number of digits, any case) to bytes; returns the
+   byte count or -1 if not valid hex. out must hold strlen(hex)/2. */
+long cli_hex_decode(uint8_t *out, const char *hex);
+
+/* "512" -> 9, "1024" -> 10; exits (code 2) otherwise. */
+unsigned cli_parse_degree(const char *s);
+/* Decimal unsigned integer in [min, max]; exits (code 2) otherwise. */
+unsigned long cli_parse_uint(const char *opt, const char *s,
+	unsigned long min, unsigned long max);
+
+/* The backend named by `name`, else by $FALCON_ACCEL_BACKEND, else the
+   default one. A named backend that is unknown or unavailable exits
+   with code 2. */
+const fa_backend *cli_backend(const char *name);
+
+/*
+ * Option scanning. Each subcommand loops with cli_next_opt(), which
+ * returns the option name ("--degree") or NULL at the end; for an option
+ * that takes a value, cli_opt_value() returns it (from "--opt VALUE" or
+ * "--opt=VALUE") and exits (code 2) if it is missing.
+ */
+typedef struct {
+	int argc;
+	char **argv;
+	int i;
+	const char *inline_value;   /* after '=' in --opt=VALUE, or NULL */
+	char name[64];
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv);
+const char *cli_next_opt(cli_args *a);
+const char *cli_opt_value(cli_args *a);
+/* Exits with "unknown option" unless the current option is a flag
+   without "=value". */
+void cli_opt_flag(cli_args *a);
+
+/* Global --backend value (given before the subcommand), or NULL. */
+extern const char *cli_global_backend;
+
+/* Subcommands (argv[0] is the subcommand name). Return the exit code. */
+int cli_cmd_keygen(int argc, char **argv);
+int cli_cmd_pubkey(int argc, char **argv);
+int cli_cmd_sign(int argc, char **argv);
+int cli_cmd_verify(int argc, char **argv);
+int cli_cmd_kat(int argc, char **argv);
+int cli_cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * cli_kat.c -- `falcon-accel kat`: the NIST PQC known-answer file
+ * (PQCgenKAT_sign procedure, Falcon round-3 crypto_sign format).
+ *
+ * Procedure, record i = 0..K-1:
+ *   master DRBG = init(00 01 02 ... 2F);
+ *   seed_i = master(48), then msg_i = master(33*(i+1))   (for all i first)
+ *   DRBG = init(seed_i);
+ *   keygen:  SHAKE256(DRBG(48)) is the keygen RNG;
+ *   signing: nonce = DRBG(40), SHAKE256(DRBG(48)) is the sampler RNG,
+ *            compressed s2 encoding.
+ * The "sm" field is the signed message of the round-3 API:
+ *   L (2 bytes, big-endian) || nonce (40) || msg || 0x20+logn || s2 body,
+ *   with L = 1 + |s2 body|, so smlen = 2 + 40 + mlen + L.
+ * Our detached compressed signature is 0x30+logn || nonce || s2 body;
+ * the body is the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kat_drbg.h"
+
+#define KAT_SEED_LEN  48
+#define KAT_MAX_COUNT 1000
+
+/* "name = HEX\n" in upper case, as the NIST files. */
+static void put_hex_line(FILE *f, const char *name, const uint8_t *x,
+	size_t len)
+{
+	static const char digits[] = "0123456789ABCDEF";
+	size_t i;
+
+	fprintf(f, "%s = ", name);
+	for (i = 0; i < len; i ++) {
+		putc(digits[x[i] >> 4], f);
+		putc(digits[x[i] & 15], f);
+	}
+	putc('\n', f);
+}
+
+typedef struct {
+	unsigned logn;
+	const fa_backend *be;
+	uint8_t *sk, *pk, *sig, *sm, *tmp;
+	size_t sk_len, pk_len, sig_max, sm_max, tmp_len;
+} kat_ctx;
+
+/* Largest signed message of the round-3 API (crypto_sign's esig buffer:
+   CRYPTO_BYTES - 2 - 40 bytes for the header and the body). */
+static size_t kat_max_esig(unsigned logn)
+{
+	return logn == 9 ? 690 - 42 : 1330 - 42;
+}
+
+/*
+ * One record: keygen and sign from seed_i; writes sk, pk and sm into the
+ * context. Returns smlen. Exits (code 2) if the library fails or the
+ * signature does not verify.
+ */
+static size_t kat_record(kat_ctx *c, unsigned count,
+	const uint8_t seed[KAT_SEED_LEN], const uint8_t *msg, size_t mlen)
+{
+	fa_kat_drbg drbg;
+	fa_shake256_ctx rng;
+	uint8_t buf48[48], nonce[FA_NONCE_SIZE];
+	size_t sig_len, body_len, esig_len, pos;
+	int rc;
+
+	fa_kat_drbg_init(&drbg, seed);
+
+	fa_kat_drbg_random(&drbg, buf48, 48);
+	fa_shake256_init_prng_from_seed(&rng, buf48, 48);
+	rc = fa_keygen(c->be, &rng, c->logn, c->sk, c->sk_len,
+		c->pk, c->pk_len, c->tmp, c->tmp_len);
+	if (rc != FA_OK) {
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: keygen: %s", count,
+			fa_strerror(rc));
+	}
+
+	fa_kat_drbg_random(&drbg, nonce, sizeof nonce);
+	fa_kat_drbg_random(&drbg, buf48, 48);
+	fa_shake256_init_prng_from_seed(&rng, buf48, 48);
+	sig_len = c->sig_max;
+	rc = fa_sign_dyn_ex(c->be, nonce, &rng, c->sig, &sig_len,
+		FA_SIG_COMPRESSED, c->sk, c->sk_len, msg, mlen,
+		c->tmp, c->tmp_len);
+	if (rc != FA_OK) {
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: sign: %s", count,
+			fa_strerror(rc));
+	}
+	if (sig_len <= 1 + FA_NONCE_SIZE || c->sig[0] != 0x30 + c->logn
+		|| memcmp(c->sig + 1, nonce, FA_NONCE_SIZE) != 0)
+	{
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: unexpected "
+			"signature layout (header 0x%02X, length %zu)", count,
+			c->sig[0], sig_len);
+	}
+	rc = fa_verify(c->be, c->sig, sig_len, FA_SIG_COMPRESSED,
+		c->pk, c->pk_len, msg, mlen, c->tmp, c->tmp_len);
+	if (rc != FA_OK) {
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: the signature does "
+			"not verify: %s", count, fa_strerror(rc));
+	}
+
+	body_len = sig_len - 1 - FA_NONCE_SIZE;
+	esig_len = 1 + body_len;
+	if (esig_len > kat_max_esig(c->logn)) {
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: signature of %zu "
+			"bytes exceeds the round-3 API buffer", count, esig_len);
+	}
+	pos = 0;
+	c->sm[pos ++] = (uint8_t)(esig_len >> 8);
+	c->sm[pos ++] = (uint8_t)esig_len;
+	memcpy(c->sm + pos, nonce, FA_NONCE_SIZE);
+	pos += FA_NONCE_SIZE;
+	memcpy(c->sm + pos, msg, mlen);
+	pos += mlen;
+	c->sm[pos ++] = (uint8_t)(0x20 + c->logn);
+	memcpy(c->sm + pos, c->sig + 1 + FA_NONCE_SIZE, body_len);
+	pos += body_len;
+	return pos;
+}
+
+int cli_cmd_kat(int argc, char **argv)
+{
+	cli_args a;
+	const char *opt, *out_path = NULL, *be_name = NULL, *degree = NULL;
+	unsigned count = 100, i;
+	kat_ctx c;
+	fa_kat_drbg master;
+	uint8_t entropy[48], *seeds, **msgs;
+	FILE *out;
+
+	cli_args_init(&a, argc, argv);
+	while ((opt = cli_next_opt(&a)) != NULL) {
+		if (strcmp(opt, "--degree") == 0) {
+			degree = cli_opt_value(&a);
+		} else if (strcmp(opt, "--count") == 0) {
+			count = (unsigned)cli_parse_uint("--count",
+				cli_opt_value(&a), 1, KAT_MAX_COUNT);
+		} else if (strcmp(opt, "--out") == 0) {
+			out_path = cli_opt_value(&a);
+		} else if (strcmp(opt, "--backend") == 0) {
+			be_name = cli_opt_value(&a);
+		} else {
+			cli_fail(CLI_EXIT_ERROR, "kat: unknown option %s", opt);
+		}
+	}
+	if (degree == NULL || out_path == NULL) {
+		cli_fail(CLI_EXIT_ERROR, "kat: --degree and --out are required");
+	}
+	c.logn = cli_parse_degree(degree);
+	c.be = cli_backend(be_name);
+
+	/* All seeds and messages from the master DRBG, in file order. */
+	for (i = 0; i < 48; i ++) {
+		entropy[i] = (uint8_t)i;
+	}
+	fa_kat_drbg_init(&master, entropy);
+	seeds = cli_alloc((size_t)count * KAT_SEED_LEN);
+	msgs = cli_alloc((size_t)count * sizeof *msgs);
+	for (i = 0; i < count; i ++) {
+		size_t mlen = 33 * (size_t)(i + 1);
+
+		fa_kat_drbg_random(&master, seeds + KAT_SEED_LEN * i,
+			KAT_SEED_LEN);
+		msgs[i] = cli_alloc(mlen);
+		fa_kat_drbg_random(&master, msgs[i], mlen);
+	}
+
+	c.sk_len = FA_PRIVKEY_SIZE(c.logn);
+	c.pk_len = FA_PUBKEY_SIZE(c.logn);
+	c.sig_max = FA_SIG_COMPRESSED_MAXSIZE(c.logn);
+	c.sm_max = 2 + FA_NONCE_SIZE + 33 * (size_t)count + c.sig_max;
+	c.tmp_len = FA_TMPSIZE_KEYGEN(c.logn);
+	if (FA_TMPSIZE_SIGN_DYN(c.logn) > c.tmp_len) {
+		c.tmp_len = FA_TMPSIZE_SIGN_DYN(c.logn);
+	}
+	if (FA_TMPSIZE_VERIFY(c.logn) > c.tmp_len) {
+		c.tmp_len = FA_TMPSIZE_VERIFY(c.logn);
+	}
+	c.sk = cli_alloc(c.sk_len);
+	c.pk = cli_alloc(c.pk_len);
+	c.sig = cli_alloc(c.sig_max);
+	c.sm = cli_alloc(c.sm_max);
+	c.tmp = cli_alloc(c.tmp_len);
+
+	out = strcmp(out_path, "-") == 0 ? stdout : fopen(out_path, "wb");
+	if (out == NULL) {
+		cli_fail(CLI_EXIT_ERROR, "kat: cannot create %s", out_path);
+	}
+	fprintf(out, "# Falcon-%u\n\n", 1u << c.logn);
+	for (i = 0; i < count; i ++) {
+		size_t mlen = 33 * (size_t)(i + 1);
+		size_t smlen = kat_record(&c, i, seeds + KAT_SEED_LEN * i,
+			msgs[i], mlen);
+
+		fprintf(out, "count = %u\n", i);
+		put_hex_line(out, "seed", seeds + KAT_SEED_LEN * i,
+			KAT_SEED_LEN);
+		fprintf(out, "mlen = %zu\n", mlen);
+		put_hex_line(out, "msg", msgs[i], mlen);
+		put_hex_line(out, "pk", c.pk, c.pk_len);
+		put_hex_line(out, "sk", c.sk, c.sk_len);
+		fprintf(out, "smlen = %zu\n", smlen);
+		put_hex_line(out, "sm", c.sm, smlen);
+		putc('\n', out);
+		free(msgs[i]);
+	}
+	if (fflush(out) != 0 || ferror(out)
+		|| (out != stdout && fclose(out) != 0))
+	{
+		cli_fail(CLI_EXIT_ERROR, "kat: cannot write %s", out_path);
+	}
+	free(seeds);
+	free(msgs);
+	free(c.sk);
+	free(c.pk);
+	free(c.sig);
+	free(c.sm);
+	free(c.tmp);
+	return CLI_EXIT_OK;
+}
