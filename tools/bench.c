@@ -394,15 +394,51 @@ static double median(double *v, unsigned n)
  * knows them; then the JSON entry gets "cycles" and
  * "cycles_with_transfer". No backend reports cycles yet.
  */
-static int bench_hw_cycles(const struct fa_kernels *k, const char *op,
-	unsigned logn, uint64_t *cycles, uint64_t *cycles_with_transfer)
+#if defined(FA_HAVE_BACKEND_RTL) && FA_HAVE_BACKEND_RTL
+#include "fa_rtl.h"
+#endif
+
+/*
+ * Cycle counts of one kernel call on a backend that models hardware: the
+ * rtl backend counts device clocks (compute only, and with the bus
+ * transfers). Returns 1 and fills the counts when the call ran on the
+ * device, 0 otherwise (other backends, or sizes the backend leaves to the
+ * portable code).
+ */
+static int bench_hw_cycles(bench_state *st, const bench_op *op,
+	uint64_t *cycles, uint64_t *cycles_with_transfer)
 {
-	(void)k;
+#if defined(FA_HAVE_BACKEND_RTL) && FA_HAVE_BACKEND_RTL
+	fa_rtl_kstat ks[FA_RTL_K_COUNT];
+	char want[48];
+	size_t i;
+
+	if (strcmp(st->k->name, "rtl") != 0) {
+		return 0;
+	}
+	/* bench names "ntt"/"intt" are the seam's mq_ntt/mq_intt */
+	snprintf(want, sizeof want, "%s%s",
+		(strcmp(op->name, "ntt") == 0 || strcmp(op->name, "intt") == 0)
+		? "mq_" : "", op->name);
+	fa_rtl_stats_reset();
+	op->reset(st);
+	op->call(st);
+	fa_rtl_stats(ks);
+	for (i = 0; i < FA_RTL_K_COUNT; i ++) {
+		if (strcmp(fa_rtl_kernel_names[i], want) == 0 && ks[i].calls == 1) {
+			*cycles = ks[i].last_cycles;
+			*cycles_with_transfer = ks[i].last_cycles_with_transfer;
+			return 1;
+		}
+	}
+	return 0;
+#else
+	(void)st;
 	(void)op;
-	(void)logn;
 	*cycles = 0;
 	*cycles_with_transfer = 0;
 	return 0;
+#endif
 }
 
 /* Median time of one op; runs == 0 means the default with budget. */
@@ -463,7 +499,7 @@ static bench_result measure(bench_state *st, const bench_op *op,
 	res.runs = done;
 	res.median_us = median(samples, done) / 1000.0;
 	if (is_kernel) {
-		res.has_cycles = bench_hw_cycles(st->k, op->name, st->logn,
+		res.has_cycles = bench_hw_cycles(st, op,
 			&res.cycles, &res.cycles_with_transfer);
 	}
 	free(samples);
