@@ -23,8 +23,11 @@ gen_check() {
 }
 c_suite() { # build-dir, cmake options...
   local dir=$1; shift
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null &&
-  cmake --build "$dir" -j"$JOBS" >/dev/null &&
+  mkdir -p "$dir"
+  if ! { cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" &&
+         cmake --build "$dir" -j"$JOBS"; } >"$dir/build.log" 2>&1; then
+    tail -n 40 "$dir/build.log"; return 1
+  fi
   (cd "$dir" && ctest --output-on-failure -j"$JOBS")
 }
 run "generated tables up to date" gen_check
