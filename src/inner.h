@@ -255,7 +255,7 @@ int fa_verify_raw(const uint16_t *c0, const int16_t *s2,
 /* Solve fG - gF = q for F, G with coefficients in [-127, 127], exactly as
    the reference does (same F, G). Returns 1 on success, 0 on failure
    (then keygen draws new f, g). tmp: FA_TMPSIZE_NTRU(logn) bytes. */
-#define FA_TMPSIZE_NTRU(logn) (96u << (logn))
+#define FA_TMPSIZE_NTRU(logn) ((((logn) <= 2 ? 108u : 64u) << (logn)) + 8u)
 int fa_ntru_solve(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g,
 	unsigned logn, void *tmp, const struct fa_kernels *k);
 

@@ -10,8 +10,15 @@
  * fall back to the portable kernel on the original input (results stay
  * correct) and counts it in fa_rtl_errors.
  *
- * Not thread-safe: one device (or model) is shared by every caller.
+ * Thread-safe: one device (or model) is shared by every caller, so each
+ * device call -- opening the transport, loading the operands, running the
+ * kernel, reading the result back, updating the statistics -- holds one
+ * process-wide mutex (g_lock). Calls from several threads are serialised
+ * on the device; a thread that falls back to the portable kernel does so
+ * outside the lock. (This file is built only on hosted systems with
+ * Verilator; the core library stays free of threads.)
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +26,12 @@
 #include "fa_rtl.h"
 #include "fa_rtl_regs.h"
 
+/* g_lock guards everything below it and every use of the transport. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static fa_rtl_transport g_tr;
 static int g_state;                /* 0 = not opened, 1 = ok, -1 = failed */
 static fa_rtl_kstat g_stats[FA_RTL_K_COUNT];
-unsigned long fa_rtl_errors;
+unsigned long fa_rtl_errors;       /* written under g_lock */
 
 const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
@@ -32,14 +41,20 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
 {
+	pthread_mutex_lock(&g_lock);
 	memcpy(out, g_stats, sizeof g_stats);
+	pthread_mutex_unlock(&g_lock);
 }
 
 void fa_rtl_stats_reset(void)
 {
+	pthread_mutex_lock(&g_lock);
 	memset(g_stats, 0, sizeof g_stats);
+	pthread_mutex_unlock(&g_lock);
 }
 
+/* The opened transport, or NULL when it cannot be used. Caller holds
+   g_lock. */
 static fa_rtl_transport *transport(void)
 {
 	const char *e;
@@ -68,7 +83,12 @@ static fa_rtl_transport *transport(void)
 
 static int rtl_available(void)
 {
-	return transport() != NULL;
+	int ok;
+
+	pthread_mutex_lock(&g_lock);
+	ok = transport() != NULL;
+	pthread_mutex_unlock(&g_lock);
+	return ok;
 }
 
 /*
@@ -76,7 +96,7 @@ static int rtl_available(void)
  * it the bus transfer costs more than the kernel, on a board as in
  * simulation, so the portable kernel runs instead (the backend "may fall
  * back", as every backend). Tests set FA_RTL_MIN_LOGN=1 to put every size
- * on the device.
+ * on the device. Caller holds g_lock (the cache is shared).
  */
 static unsigned min_logn(void)
 {
@@ -96,9 +116,10 @@ static int ok_logn(unsigned logn)
 	return logn >= min_logn() && logn <= 10;
 }
 
-/* Run an fpr op on the device; 0 on success (a updated). */
-static int fpr_op(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
-	unsigned logn)
+/* Run an fpr op on the device; 0 on success (a updated). Caller holds
+   g_lock. */
+static int fpr_op_locked(unsigned kid, unsigned op, fpr *a, const fpr *b,
+	fpr c, unsigned logn)
 {
 	fa_rtl_transport *t = transport();
 	uint64_t av[1024], bv[1024];
@@ -121,8 +142,21 @@ static int fpr_op(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
 	return 0;
 }
 
-static int mq_op(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
+static int fpr_op(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
 	unsigned logn)
+{
+	int r;
+
+	pthread_mutex_lock(&g_lock);
+	r = fpr_op_locked(kid, op, a, b, c, logn);
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+/* Run an mq op on the device; 0 on success (a updated). Caller holds
+   g_lock. */
+static int mq_op_locked(unsigned kid, unsigned op, uint16_t *a,
+	const uint16_t *b, unsigned logn)
 {
 	fa_rtl_transport *t = transport();
 
@@ -134,6 +168,17 @@ static int mq_op(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
 		return -1;
 	}
 	return 0;
+}
+
+static int mq_op(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
+	unsigned logn)
+{
+	int r;
+
+	pthread_mutex_lock(&g_lock);
+	r = mq_op_locked(kid, op, a, b, logn);
+	pthread_mutex_unlock(&g_lock);
+	return r;
 }
 
 static void rtl_fft(fpr *f, unsigned logn)
