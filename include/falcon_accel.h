@@ -24,10 +24,11 @@
  *  - Thread safety: there is no global mutable state. Distinct threads may
  *    call any function concurrently as long as they do not share a
  *    writable object (fa_shake256_ctx, output or scratch buffers).
- *  - Constant time: keygen (except the NTRU solver's big-integer part,
- *    see src/ntru.c), signing and the constant-time signature format
- *    do not branch on or index memory with secret data in the emulated
- *    floating-point build; the native build relies on the FPU's add/mul/
+ *  - Constant time: keygen, signing and the constant-time signature
+ *    format do not branch on or index memory with secret data in the
+ *    emulated floating-point build (rejection loops restart on public
+ *    failure events only; the NTRU solver's failure exits discard the
+ *    candidate key); the native build relies on the FPU's add/mul/
  *    div/sqrt being constant-time, as they are on current x86-64 cores.
  *    Verification handles public data only.
  */
@@ -101,7 +102,7 @@ const char *fa_strerror(int err);
 #define FA_EXPANDED_KEY_SIZE(logn) (((8u * (logn) + 40u) << (logn)) + 8u)
 
 /* Scratch sizes (bytes). */
-#define FA_TMPSIZE_KEYGEN(logn)   ((112u << (logn)) + 8u)
+#define FA_TMPSIZE_KEYGEN(logn)   ((((logn) <= 2 ? 128u : 80u) << (logn)) + 32u)
 #define FA_TMPSIZE_MAKEPUB(logn)  ((8u << (logn)) + 8u)
 #define FA_TMPSIZE_SIGN_DYN(logn) ((88u << (logn)) + 16u)
 #define FA_TMPSIZE_SIGN_TREE(logn) ((72u << (logn)) + 16u)

@@ -6,8 +6,13 @@
 #include "inner.h"
 
 /* Scratch layouts below assume these bounds (checked at compile time). */
-_Static_assert(FA_TMPSIZE_KEYGEN(10) >= 6u * 1024 + 8 + FA_TMPSIZE_NTRU(10),
-	"keygen scratch");
+/* keygen: h (2n) after 8-byte alignment, f g F G (4n), then the solver's
+   buffer aligned again (7) */
+#define KEYGEN_NEED(logn) (7u + (6u << (logn)) + 7u + FA_TMPSIZE_NTRU(logn))
+_Static_assert(FA_TMPSIZE_KEYGEN(1) >= KEYGEN_NEED(1), "keygen scratch");
+_Static_assert(FA_TMPSIZE_KEYGEN(2) >= KEYGEN_NEED(2), "keygen scratch");
+_Static_assert(FA_TMPSIZE_KEYGEN(3) >= KEYGEN_NEED(3), "keygen scratch");
+_Static_assert(FA_TMPSIZE_KEYGEN(10) >= KEYGEN_NEED(10), "keygen scratch");
 _Static_assert(FA_TMPSIZE_SIGN_DYN(10) >= 8u * 1024 + 8 + 80u * 1024,
 	"sign_dyn scratch");
 

@@ -220,19 +220,48 @@ small_to_mq(uint16_t *d, const int8_t *s, size_t n)
 /*
  * a = a / b slot-wise (NTT form). Returns 1 if every b slot is non-zero
  * (b invertible), 0 otherwise (then a is garbage). Constant-time.
+ *
+ * Montgomery's batch inversion, per block of DIV_BLOCK slots: prefix
+ * products p_i = b_0...b_i (Montgomery form), one inversion of the
+ * block's product, then walking back 1/b_i = p_{i-1} * (1/p_i) and
+ * 1/p_{i-1} = b_i * (1/p_i). A zero slot is replaced by 1 in the products
+ * (branch-free) so the other slots stay right; the zero is reported.
  */
+#define DIV_BLOCK 64
+
 static int
 mq_div_ntt(uint16_t *a, const uint16_t *b, size_t n)
 {
-	uint32_t zero = 0;
-	size_t u;
+	uint32_t pre[DIV_BLOCK], zero = 0;
+	size_t base;
 
-	for (u = 0; u < n; u ++) {
-		/* b[u] - 1 wraps to 0xFFFFFFFF only for b[u] = 0. */
-		zero |= (uint32_t)b[u] - 1u;
-		a[u] = (uint16_t)mont_mul(a[u], mq_inv_mont(b[u]));
+	for (base = 0; base < n; base += DIV_BLOCK) {
+		size_t len = n - base < DIV_BLOCK ? n - base : DIV_BLOCK, i;
+		uint32_t acc = mont_mul(1, R2), inv;    /* R (Montgomery 1) */
+
+		for (i = 0; i < len; i ++) {
+			uint32_t bi = b[base + i];
+			uint32_t z = (bi - 1u) >> 31;     /* 1 iff b_i = 0 */
+
+			zero |= z;
+			bi |= z;                          /* 0 -> 1 */
+			acc = mont_mul(acc, mont_mul(bi, R2));   /* * b_i, Montgomery */
+			pre[i] = acc;
+		}
+		/* inv = R / (product): mq_inv_mont takes a plain value */
+		inv = mq_inv_mont(mont_mul(acc, 1));
+		for (i = len; i -- > 0; ) {
+			uint32_t bi = b[base + i];
+			uint32_t inv_bi;
+
+			bi |= (bi - 1u) >> 31;
+			/* 1/b_i = p_{i-1} / p_i (Montgomery form) */
+			inv_bi = i > 0 ? mont_mul(pre[i - 1], inv) : inv;
+			inv = mont_mul(inv, mont_mul(bi, R2));
+			a[base + i] = (uint16_t)mont_mul(a[base + i], inv_bi);
+		}
 	}
-	return (int)(1u - (zero >> 31));
+	return (int)(1u - zero);
 }
 
 /* ------------------------------------------------------------------ */
