@@ -17,6 +17,7 @@ gen_check() {
   if [ -f src/backend_avx2/gen_avx2_tables.py ]; then
     python3 src/backend_avx2/gen_avx2_tables.py | diff -q - src/backend_avx2/avx2_tables.c >/dev/null || { echo "avx2_tables.c is stale"; return 1; }
   fi
+  python3 scripts/gen_ntru_primes.py | diff -q - src/ntru_primes.c >/dev/null || { echo "src/ntru_primes.c is stale"; return 1; }
   if [ -f scripts/gen_ntt_tables.py ]; then
     python3 scripts/gen_ntt_tables.py --stdout | diff -q - src/ntt_tables.c >/dev/null || { echo "src/ntt_tables.c is stale"; return 1; }
   fi
