@@ -104,6 +104,32 @@ static size_t kat_record(kat_ctx *c, unsigned count,
 			"not verify: %s", count, fa_strerror(rc));
 	}
 
+	/* The same randomness through the expanded key (LDL tree) must give
+	   the same signature. */
+	{
+		size_t ek_len = FA_EXPANDED_KEY_SIZE(c->logn), tsig_len = c->sig_max;
+		uint8_t *ek = malloc(ek_len), *tsig = malloc(c->sig_max);
+
+		if (ek == NULL || tsig == NULL) {
+			cli_fail(CLI_EXIT_ERROR, "kat: out of memory");
+		}
+		rc = fa_expand_privkey(c->be, ek, ek_len, c->sk, c->sk_len,
+			c->tmp, c->tmp_len);
+		fa_shake256_init_prng_from_seed(&rng, buf48, 48);
+		if (rc == FA_OK) {
+			rc = fa_sign_tree_ex(c->be, nonce, &rng, tsig, &tsig_len,
+				FA_SIG_COMPRESSED, ek, msg, mlen, c->tmp, c->tmp_len);
+		}
+		if (rc != FA_OK || tsig_len != sig_len
+			|| memcmp(tsig, c->sig, sig_len) != 0)
+		{
+			cli_fail(CLI_EXIT_ERROR, "kat: record %u: signing with the "
+				"expanded key differs from dynamic signing", count);
+		}
+		free(ek);
+		free(tsig);
+	}
+
 	body_len = sig_len - 1 - FA_NONCE_SIZE;
 	esig_len = 1 + body_len;
 	if (esig_len > kat_max_esig(c->logn)) {
