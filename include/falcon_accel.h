@@ -17,7 +17,7 @@
  *  - Scratch: functions that need temporary memory take a caller-provided
  *    buffer `tmp` of at least FA_TMPSIZE_*(logn) bytes (any alignment).
  *    The core never allocates; the allocating wrappers live in
- *    falcon_accel_alloc.h and are not part of the freestanding build.
+ *    include/falcon_accel_edge.h (edge library) and are not part of the freestanding build.
  *  - Backends: `be` selects the implementation of the numeric kernels
  *    (FFT, NTT, vector ops, sampler). NULL means fa_backend_default().
  *    Every backend gives bit-identical results.

@@ -1,0 +1,374 @@
+"""The request broker of the C library, from Python.
+
+A ``Broker`` owns C worker threads, a bounded queue and a key cache (see
+include/falcon_accel_edge.h). Submission copies the inputs and returns at
+once; a full queue raises ``BusyError``. Results are read from a ``Job``
+(blocking ``wait`` releases the GIL) or awaited in asyncio: the broker's
+completion pipe is watched by the event loop, so no Python code runs on
+the C threads.
+"""
+from __future__ import annotations
+
+import array
+import asyncio
+import itertools
+import os
+import threading
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ._ffi import ffi, lib
+from .core import (FA_ERR_BADARG, FA_OK, BackendLike, BytesLike, FalconError,
+                   FormatLike, _be, _check, error_for, sig_format)
+
+SIZE_T = "Q" if ffi.sizeof("size_t") == 8 else "I"
+OP_SIGN = 1
+OP_VERIFY = 2
+JOB_PENDING = 1
+
+
+class Job:
+    """A submitted job (sign or verify, one or more items)."""
+
+    __slots__ = ("_ptr", "op", "count")
+
+    def __init__(self, ptr):
+        # Owns one C reference.
+        self._ptr = ffi.gc(ptr, lib.fa_job_release)
+        self.op = int(lib.fa_job_op(ptr))
+        self.count = int(lib.fa_job_count(ptr))
+
+    def done(self) -> bool:
+        return bool(lib.fa_job_is_done(self._ptr))
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Block (GIL released) until done or `timeout` seconds; True if
+        done."""
+        us = -1 if timeout is None else max(0, int(timeout * 1e6))
+        return bool(lib.fa_job_wait(self._ptr, us))
+
+    @property
+    def status(self) -> int:
+        """1 while pending, then 0, FA_ERR_CANCELLED or FA_ERR_DEADLINE."""
+        return int(lib.fa_job_status(self._ptr))
+
+    @property
+    def latency_us(self) -> int:
+        return int(lib.fa_job_latency_us(self._ptr))
+
+    def cancel(self) -> bool:
+        """Cancel the items not started yet; True if any were."""
+        return bool(lib.fa_job_cancel(self._ptr))
+
+    def item_statuses(self) -> List[int]:
+        out = ffi.new("int[]", self.count)
+        lib.fa_job_item_statuses(self._ptr, out, self.count)
+        return list(out)
+
+    def signatures(self) -> List[Optional[bytes]]:
+        """Sign jobs: each item's signature, None where the item failed."""
+        if self.op != OP_SIGN:
+            raise FalconError(FA_ERR_BADARG, "not a sign job")
+        sig = ffi.new("const uint8_t **")
+        ln = ffi.new("size_t *")
+        out: List[Optional[bytes]] = []
+        for i in range(self.count):
+            r = lib.fa_job_signature(self._ptr, i, sig, ln)
+            out.append(bytes(ffi.buffer(sig[0], ln[0])) if r == FA_OK
+                       else None)
+        return out
+
+    def raise_for_status(self) -> None:
+        st = self.status
+        if st == JOB_PENDING:
+            raise FalconError(FA_ERR_BADARG, "job still pending")
+        _check(st, "job")
+
+    def release(self) -> None:
+        """Drop the C reference now (otherwise at garbage collection)."""
+        if self._ptr is not None:
+            ffi.release(self._ptr)
+            self._ptr = None
+
+
+class _AsyncBinding:
+    """Completion-queue watcher for one event loop."""
+
+    def __init__(self, broker: "Broker", loop: asyncio.AbstractEventLoop):
+        self.broker = broker
+        self.loop = loop
+        self.fd = int(lib.fa_broker_completion_fd(broker._ptr))
+        self.pending: Dict[int, asyncio.Future] = {}
+        self.jobs = ffi.new("fa_job *[]", 256)
+        loop.add_reader(self.fd, self.drain)
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.fd, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        b = self.broker._ptr
+        if b is None:
+            return
+        while True:
+            k = lib.fa_broker_poll(b, self.jobs, len(self.jobs))
+            for i in range(k):
+                ptr = self.jobs[i]
+                tag = int(lib.fa_job_tag(ptr))
+                lib.fa_job_release(ptr)  # the submitter's Job holds one
+                fut = self.pending.pop(tag, None)
+                if fut is not None and not fut.done():
+                    fut.set_result(None)
+            if k < len(self.jobs):
+                break
+
+    def close(self) -> None:
+        try:
+            self.loop.remove_reader(self.fd)
+        except Exception:
+            pass
+        for fut in self.pending.values():
+            if not fut.done():
+                fut.cancel()
+        self.pending.clear()
+
+
+class Broker:
+    """Python handle on a C broker. Thread-safe for submissions; the
+    asyncio methods must be used from a single event loop."""
+
+    def __init__(self, threads: int = 0, queue_capacity: int = 0,
+                 queue_max_bytes: int = 0, max_batch: int = 0,
+                 key_cache_bytes: int = 0, backend: BackendLike = None):
+        cfg = ffi.new("fa_broker_config *")
+        lib.fa_broker_config_init(cfg)
+        cfg.threads = threads
+        cfg.queue_capacity = queue_capacity
+        cfg.queue_max_bytes = queue_max_bytes
+        cfg.max_batch = max_batch
+        cfg.key_cache_bytes = key_cache_bytes
+        cfg.backend = _be(backend)
+        err = ffi.new("int *")
+        ptr = lib.fa_broker_new(cfg, err)
+        if ptr == ffi.NULL:
+            raise error_for(err[0], "broker")
+        self._ptr = ptr
+        self._lock = threading.Lock()
+        self._tags = itertools.count(1)
+        self._async: Optional[_AsyncBinding] = None
+        self.threads = int(self.metrics()["threads"])
+
+    # -- life cycle ---------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop: queued jobs complete as cancelled, threads are joined."""
+        with self._lock:
+            ptr, self._ptr = self._ptr, None
+        if ptr is None:
+            return
+        if self._async is not None:
+            self._async.close()
+            self._async = None
+        lib.fa_broker_free(ptr)
+
+    def __enter__(self) -> "Broker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _b(self):
+        if self._ptr is None:
+            raise FalconError(FA_ERR_BADARG, "broker closed")
+        return self._ptr
+
+    # -- submission -----------------------------------------------------------
+
+    def _submit(self, op: int, items: Sequence[Tuple], fmt: int,
+                timeout: Optional[float], backend: BackendLike,
+                notify: bool, tag: int) -> Job:
+        width = 3 if op == OP_VERIFY else 2
+        parts = [p for t in items for p in t[:width]]
+        if len(parts) != width * len(items):
+            raise FalconError(FA_ERR_BADARG, "malformed item")
+        return self._submit_parts(op, parts, fmt, timeout, backend, notify,
+                                  tag)
+
+    def _submit_parts(self, op: int, parts: List[BytesLike], fmt: int,
+                      timeout: Optional[float], backend: BackendLike,
+                      notify: bool, tag: int) -> Job:
+        """Submit items given flat: key, message[, signature], ..."""
+        width = 3 if op == OP_VERIFY else 2
+        n = len(parts) // width
+        if n == 0 or len(parts) != n * width:
+            raise FalconError(FA_ERR_BADARG, "empty job or malformed item")
+        # Packed form: one buffer and one array of lengths (two C
+        # conversions per job instead of several per item).
+        return self._submit_packed(op, (b"".join(parts),
+                                        array.array(SIZE_T, map(len, parts)),
+                                        n), fmt, timeout, backend, notify, tag)
+
+    def _submit_packed(self, op: int, packed: Tuple[Any, Any, int], fmt: int,
+                       timeout: Optional[float], backend: BackendLike,
+                       notify: bool, tag: int) -> Job:
+        """Submit (data, lens, n) in the layout of
+        fa_broker_submit_packed."""
+        data, lens, n = packed
+        opt = ffi.new("fa_job_options *")
+        opt.op = op
+        opt.be = _be(backend)
+        opt.sig_format = fmt
+        opt.timeout_us = 0 if timeout is None else max(1, int(timeout * 1e6))
+        opt.tag = tag
+        opt.notify = 1 if notify else 0
+        out = ffi.new("fa_job **")
+        r = lib.fa_broker_submit_packed(
+            self._b(), opt, ffi.from_buffer(data) if len(data) else ffi.NULL,
+            len(data), ffi.from_buffer("size_t[]", lens), n, out)
+        _check(r, "submit")
+        return Job(out[0])
+
+    def submit_sign(self, items: Sequence[Tuple[BytesLike, BytesLike]],
+                    format: FormatLike = "compressed",
+                    timeout: Optional[float] = None,
+                    backend: BackendLike = None) -> Job:
+        """Queue (private key, message) items; raises BusyError when the
+        queue is full. `timeout`: deadline in seconds from now."""
+        return self._submit(OP_SIGN, items, int(sig_format(format)), timeout,
+                            backend, False, 0)
+
+    def submit_verify(self, items: Sequence[Tuple[BytesLike, BytesLike,
+                                                  BytesLike]],
+                      format: FormatLike = "any",
+                      timeout: Optional[float] = None,
+                      backend: BackendLike = None) -> Job:
+        """Queue (public key, message, signature) items."""
+        return self._submit(OP_VERIFY, items,
+                            int(sig_format(format, verify=True)), timeout,
+                            backend, False, 0)
+
+    # -- blocking helpers -----------------------------------------------------
+
+    @staticmethod
+    def _sign_results(job: Job) -> List[bytes]:
+        job.raise_for_status()
+        sigs = job.signatures()
+        if any(s is None for s in sigs):
+            from .core import BatchError
+            raise BatchError(job.item_statuses(), "sign")
+        return sigs  # type: ignore[return-value]
+
+    def sign(self, items, format: FormatLike = "compressed",
+             timeout: Optional[float] = None,
+             backend: BackendLike = None) -> List[bytes]:
+        job = self.submit_sign(items, format, timeout, backend)
+        job.wait()
+        return self._sign_results(job)
+
+    def verify(self, items, format: FormatLike = "any",
+               timeout: Optional[float] = None,
+               backend: BackendLike = None) -> List[int]:
+        """Each item's C result (0 = valid)."""
+        job = self.submit_verify(items, format, timeout, backend)
+        job.wait()
+        job.raise_for_status()
+        return job.item_statuses()
+
+    # -- asyncio ----------------------------------------------------------------
+
+    def _binding(self) -> _AsyncBinding:
+        loop = asyncio.get_running_loop()
+        if self._async is not None and self._async.loop.is_closed():
+            self._async.close()
+            self._async = None
+        if self._async is None:
+            self._async = _AsyncBinding(self, loop)
+        elif self._async.loop is not loop:
+            raise FalconError(FA_ERR_BADARG,
+                              "broker is bound to another event loop")
+        return self._async
+
+    async def _run_async(self, op: int, items, fmt: int,
+                         timeout: Optional[float],
+                         backend: BackendLike, flat: Any = False) -> Job:
+        binding = self._binding()
+        tag = next(self._tags)
+        fut = binding.loop.create_future()
+        binding.pending[tag] = fut
+        try:
+            submit = {False: self._submit, True: self._submit_parts,
+                      "packed": self._submit_packed}[flat]
+            job = submit(op, items, fmt, timeout, backend, True, tag)
+        except BaseException:
+            binding.pending.pop(tag, None)
+            raise
+        try:
+            await fut
+        except asyncio.CancelledError:
+            binding.pending.pop(tag, None)
+            job.cancel()
+            raise
+        return job
+
+    async def sign_async(self, items, format: FormatLike = "compressed",
+                         timeout: Optional[float] = None,
+                         backend: BackendLike = None,
+                         flat: Any = False) -> List[bytes]:
+        """Sign without blocking the event loop; BusyError at once when
+        the queue is full, DeadlineError if `timeout` passed. `flat`:
+        True for one list [sk, msg, sk, msg, ...], "packed" for (data,
+        lens, n) as fa_broker_submit_packed takes them."""
+        job = await self._run_async(OP_SIGN, items,
+                                    int(sig_format(format)), timeout, backend,
+                                    flat)
+        return self._sign_results(job)
+
+    async def verify_async(self, items, format: FormatLike = "any",
+                           timeout: Optional[float] = None,
+                           backend: BackendLike = None,
+                           flat: Any = False) -> List[int]:
+        """Each item's C result (0 = valid). `flat` True: items given as
+        one list [pk, msg, sig, pk, msg, sig, ...] (saves building
+        tuples); "packed": items is (data, lens, n) as
+        fa_broker_submit_packed takes them."""
+        job = await self._run_async(OP_VERIFY, items,
+                                    int(sig_format(format, verify=True)),
+                                    timeout, backend, flat)
+        job.raise_for_status()
+        return job.item_statuses()
+
+    # -- keys and metrics -------------------------------------------------------
+
+    def preload_key(self, key: BytesLike, kind: int = OP_SIGN) -> None:
+        """Expand a private key (kind OP_SIGN) or prepare a public key
+        (OP_VERIFY) into the broker's cache now."""
+        _check(lib.fa_broker_preload_key(self._b(), kind,
+                                         ffi.from_buffer(key), len(key)),
+               "preload")
+
+    def forget_key(self, key: BytesLike, kind: int = OP_SIGN) -> bool:
+        return bool(lib.fa_broker_forget_key(self._b(), kind,
+                                             ffi.from_buffer(key), len(key)))
+
+    def metrics(self) -> Dict[str, Any]:
+        m = ffi.new("fa_broker_metrics *")
+        lib.fa_broker_get_metrics(self._b(), m)
+        out: Dict[str, Any] = {}
+        for name, _ in ffi.typeof("fa_broker_metrics").fields:
+            if name in ("batch_hist", "backend"):
+                continue
+            out[name] = int(getattr(m, name))
+        out["batch_hist"] = list(m.batch_hist)
+        out["backends"] = [
+            {"name": ffi.string(s.name).decode(),
+             "sign_items": int(s.sign_items),
+             "verify_items": int(s.verify_items),
+             "batches": int(s.batches), "busy_us": int(s.busy_us)}
+            for s in m.backend[0:m.backend_count]]
+        return out
