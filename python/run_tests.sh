@@ -6,4 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
   -Ccmake.define.FA_RTL=OFF './python[test]'
-cd python && python3 -m pytest -q -p no:cacheprovider tests
+# Run from outside the checkout so that `import falcon_accel` finds the
+# installed package (with its built library), not python/falcon_accel.
+repo=$(pwd)
+cd "$(mktemp -d)"
+python3 -m pytest -q -p no:cacheprovider "$repo/python/tests"
