@@ -35,23 +35,24 @@ static uint64_t rng_u64(fa_shake256_ctx *rng)
  * One sample of the n = 1024 keygen Gaussian, constant-time: a first 63-bit
  * value decides x = 0 (probability fa_keygen_gauss[0]/2^63) and its top bit
  * the sign; a second 63-bit value r gives |x| = the first k >= 1 with
- * r >= fa_keygen_gauss[k]. The whole table is always read.
+ * r >= fa_keygen_gauss[k]. The table is strictly decreasing from k = 1 to
+ * its last entry 0, so that k is 1 + #{k in [1, 25] : r < table[k]}: a
+ * sum of borrows over the whole table (no early exit, no secret index).
  */
 static int gauss1024(fa_shake256_ctx *rng)
 {
 	uint64_t r = rng_u64(rng);
 	uint32_t neg = (uint32_t)(r >> 63);
-	uint32_t done, v = 0, k;
+	uint32_t nonzero, v = 1;
+	size_t k;
 
 	r &= ~((uint64_t)1 << 63);
-	done = (uint32_t)((r - fa_keygen_gauss[0]) >> 63);  /* 1: x = 0 */
+	nonzero = (uint32_t)((r - fa_keygen_gauss[0]) >> 63) ^ 1;  /* 0: x = 0 */
 	r = rng_u64(rng) & ~((uint64_t)1 << 63);
-	for (k = 1; k < 27; k ++) {
-		uint32_t ge = (uint32_t)((r - fa_keygen_gauss[k]) >> 63) ^ 1;
-
-		v |= k & -(ge & (done ^ 1));
-		done |= ge;
+	for (k = 1; k < 26; k ++) {
+		v += (uint32_t)((r - fa_keygen_gauss[k]) >> 63);   /* r < T[k] */
 	}
+	v &= -nonzero;
 	/* conditional negation: v -> -v when neg = 1 */
 	return (int)((v ^ -neg) + neg);
 }
