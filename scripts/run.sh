@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j"${JOBS:-2}" >/dev/null
+mkdir -p build/release
+if ! { cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build build/release -j"${JOBS:-2}"; } >build/release/build.log 2>&1; then
+  tail -n 40 build/release/build.log; echo "build failed (build/release/build.log)"; exit 1
+fi
 cli=build/release/tools/falcon-accel
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
