@@ -95,6 +95,36 @@ def resources(c):
     }
 
 
+def run_cost(log_name):
+    """CPU time and peak memory from the `End of script` line of a log."""
+    t = read_text(log_name)
+    m = t and re.findall(r"CPU: user ([\d.]+)s system ([\d.]+)s, MEM: ([\d.]+) MB peak", t)
+    if not m:
+        return "?"
+    u, sy, mem = m[-1]
+    return "%d s, %.1f GB" % (float(u) + float(sy), float(mem) / 1024)
+
+
+def tf_core_kinds(stat_text):
+    """{module name: "tf_core (FFT)" / "tf_core (NTT)"} from the design
+    hierarchy of a hierarchical `stat -top`."""
+    res = {}
+    parent = None
+    i = stat_text.find("=== design hierarchy ===")
+    for line in stat_text[i:].splitlines() if i >= 0 else []:
+        m = re.match(r"\s+(\S+)\s+\d+$", line)
+        if not m:
+            continue
+        name = m.group(1)
+        if name.endswith("fft_engine"):
+            parent = "FFT"
+        elif name.endswith("ntt_engine"):
+            parent = "NTT"
+        elif name.endswith("\\tf_core") and parent:
+            res[name] = "tf_core (%s)" % parent
+    return res
+
+
 def fits(r):
     bad = [k for k in ("LUT", "FF", "DSP48E1", "BRAM36") if r[k] > DEVICE[k]]
     return "yes" if not bad else "NO (" + ", ".join(bad) + ")"
@@ -111,7 +141,7 @@ def fmt_int(v):
 def resource_table():
     rows = ["| P | flow | LUT total (logic + INV + LUT-RAM/SRL) | FF | DSP48E1 "
             "| BRAM36 (RAMB36 + RAMB18/2) | CARRY4 | MUXF7/8 | fits XC7A100T "
-            "| synthesis wall time |",
+            "| Yosys CPU time, peak memory |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for p in PS:
         for flow, pre in (("flattened", "P"), ("hierarchical", "H")):
@@ -120,7 +150,7 @@ def resource_table():
                 rows.append("| %d | %s | not measured | | | | | | | |" % (p, flow))
                 continue
             r = resources(total_cells(st))
-            t = read_text("%s%d.time" % (pre, p))
+            t = run_cost("%s%d.log" % (pre, p))
             rows.append("| %d | %s | %s (%s + %s + %s) = %s | %s = %s | %d = %s "
                         "| %g (%d + %d/2) = %s | %s | %s | %s | %s |" % (
                             p, flow, fmt_int(r["LUT"]), fmt_int(r["lut_logic"]),
@@ -129,8 +159,7 @@ def resource_table():
                             pct(r["FF"], "FF"), r["DSP48E1"],
                             pct(r["DSP48E1"], "DSP48E1"), r["BRAM36"],
                             r["ramb36"], r["ramb18"], pct(r["BRAM36"], "BRAM36"),
-                            fmt_int(r["carry4"]), fmt_int(r["muxf"]), fits(r),
-                            ("%d s" % int(t)) if t else "?"))
+                            fmt_int(r["carry4"]), fmt_int(r["muxf"]), fits(r), t))
     return "\n".join(rows)
 
 
@@ -233,13 +262,14 @@ def ltp_tables():
             mods.append("| %d | not measured | | | |" % p)
             continue
         types = cell_types_json("H%d.json" % p)
+        kinds = tf_core_kinds(read_text("H%d.stat" % p) or "")
         parsed = parse_ltp(text)
         for mod in sorted(parsed, key=lambda m: -parsed[m][0]):
             ln, cells = parsed[mod]
             if ln <= 1:
                 continue
             mods.append("| %d | %s | %d | %s | %s |" % (
-                p, short_module(mod), ln, composition(cells, types.get(mod, {})),
+                p, kinds.get(mod, short_module(mod)), ln, composition(cells, types.get(mod, {})),
                 endpoints(cells)))
     loops = {}
     for p in PS:
@@ -324,8 +354,31 @@ def cycles_tables(cy):
     return "\n".join(t) + "\n\n" + "\n".join(v) + "\n\n" + note
 
 
+def verdicts():
+    """One line per P from the flattened run (the hierarchical one when the
+    flattened is missing)."""
+    out = []
+    for p in PS:
+        for flow, pre in (("flattened", "P"), ("hierarchical", "H")):
+            st = read_text("%s%d.stat" % (pre, p))
+            if st is None:
+                continue
+            r = resources(total_cells(st))
+            out.append("* P = %d (%s synthesis): %s LUT (%s), %s FF, %d DSP48E1 (%s), "
+                       "%g BRAM36 (%s) -- fits the XC7A100T: **%s**." % (
+                           p, flow, fmt_int(r["LUT"]), pct(r["LUT"], "LUT"),
+                           fmt_int(r["FF"]), r["DSP48E1"], pct(r["DSP48E1"], "DSP48E1"),
+                           r["BRAM36"], pct(r["BRAM36"], "BRAM36"), fits(r)))
+            break
+        else:
+            out.append("* P = %d: not measured." % p)
+    return "\n".join(out)
+
+
 def generated():
     return "\n\n".join([
+        "### Verdict",
+        verdicts(),
         "### Resources (Yosys 0.23 `synth_xilinx -family xc7`; XC7A100T: "
         "63,400 LUT, 126,800 FF, 240 DSP48E1, 135 BRAM36)",
         resource_table(),
