@@ -7,8 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-2}
 failed=()
+passed=0
 step() { echo; echo "=== $* ==="; }
-run() { local name=$1; shift; step "$name"; if "$@"; then echo "--- $name: ok"; else echo "--- $name: FAILED"; failed+=("$name"); fi; }
+run() { local name=$1; shift; step "$name"; if "$@"; then echo "--- $name: ok"; passed=$((passed + 1)); else echo "--- $name: FAILED"; failed+=("$name"); fi; }
 
 scripts/setup.sh || { echo "set-up failed"; exit 1; }
 
@@ -40,9 +41,6 @@ run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD
 [ -x python/run_tests.sh ] && run "Python package" python/run_tests.sh
 
 echo
-if [ ${#failed[@]} -eq 0 ]; then
-  echo "ALL TEST STEPS PASSED"
-  exit 0
-fi
-echo "FAILED STEPS: ${failed[*]}"
-exit 1
+[ ${#failed[@]} -eq 0 ] || echo "FAILED STEPS: ${failed[*]}"
+echo "steps: $passed passed, ${#failed[@]} failed"
+[ ${#failed[@]} -eq 0 ]
