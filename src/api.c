@@ -40,11 +40,6 @@ const char *fa_strerror(int err)
 	}
 }
 
-static void *align8(void *p)
-{
-	return (void *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
-}
-
 int fa_get_logn(const void *obj, size_t len)
 {
 	unsigned logn;
@@ -206,7 +201,7 @@ int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
 		return FA_ERR_SIZE;
 	}
 	n = MKN(logn);
-	h = align8(tmp);
+	h = fa_align8(tmp);
 	f = (int8_t *)(h + n);
 	g = f + n;
 	F = g + n;
@@ -246,7 +241,7 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 		return FA_ERR_SIZE;
 	}
 	n = MKN(logn);
-	h = align8(tmp);
+	h = fa_align8(tmp);
 	f = (int8_t *)(h + n);
 	g = f + n;
 	F = g + n;
@@ -410,7 +405,7 @@ static int sign_core(const signer *sg, const uint8_t nonce[40],
 	uint8_t *tmp)
 {
 	size_t n = MKN(logn), len;
-	uint16_t *hm = align8(tmp);
+	uint16_t *hm = fa_align8(tmp);
 	int16_t *s2 = (int16_t *)(hm + n);
 	uint8_t *rest = (uint8_t *)(s2 + n);
 
@@ -662,7 +657,7 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
 		return FA_ERR_SIZE;
 	}
 	n = MKN(logn);
-	hm = align8(tmp);
+	hm = fa_align8(tmp);
 	s2 = (int16_t *)(hm + n);
 	rest = (uint8_t *)(s2 + n);
 	r = decode_sig(s2, &ct, sig, sig_len, sig_format, logn);

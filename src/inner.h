@@ -33,6 +33,13 @@
 
 #define MKN(logn) ((size_t)1 << (logn))
 
+/* Round a caller scratch pointer up to 8 bytes (fpr and uint64_t
+   alignment); scratch sizes include the 7 bytes this may skip. */
+static inline void *fa_align8(void *p)
+{
+	return (void *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+}
+
 /* ------------------------------------------------------------------ */
 /* Generated tables (scripts/gen_tables.py -> src/tables.c). */
 

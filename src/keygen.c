@@ -156,7 +156,7 @@ void fa_keygen_inner(fa_shake256_ctx *rng, int8_t *f, int8_t *g,
 	int8_t *F, int8_t *G, uint16_t *h, unsigned logn, uint8_t *tmp,
 	const struct fa_kernels *k)
 {
-	fpr *ft = (fpr *)(void *)(((uintptr_t)tmp + 7) & ~(uintptr_t)7);
+	fpr *ft = (fpr *)fa_align8(tmp);
 
 	for (;;) {
 		int lim = 1 << (FA_FG_BITS(logn) - 1);

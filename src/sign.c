@@ -17,15 +17,6 @@
 
 #define TREESIZE(logn) (((size_t)(logn) + 1) << (logn))
 
-/* Round a scratch pointer up to fpr alignment. */
-static fpr *align_fpr(void *tmp)
-{
-	uintptr_t p = (uintptr_t)tmp;
-
-	p = (p + 7) & ~(uintptr_t)7;
-	return (fpr *)p;
-}
-
 static void small_to_fpr(fpr *r, const int8_t *t, unsigned logn)
 {
 	size_t u, n = MKN(logn);
@@ -159,7 +150,7 @@ void fa_expand_privkey_inner(fpr *ek, const int8_t *f, const int8_t *g,
 	size_t n = MKN(logn);
 	fpr *b00 = ek, *b01 = b00 + n, *b10 = b01 + n, *b11 = b10 + n;
 	fpr *tree = b11 + n;
-	fpr *g00 = align_fpr(tmp), *g01 = g00 + n, *g11 = g01 + n;
+	fpr *g00 = (fpr *)fa_align8(tmp), *g01 = g00 + n, *g11 = g01 + n;
 	fpr *t = g11 + n;
 
 	basis_fft(b00, b01, b10, b11, f, g, F, G, logn, k);
@@ -348,7 +339,7 @@ void fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng, const fpr *ek,
 	const struct fa_kernels *k)
 {
 	fa_sampler_ctx sc;
-	fpr *ft = align_fpr(tmp);
+	fpr *ft = (fpr *)fa_align8(tmp);
 
 	do {
 		sampler_init(&sc, rng, logn, k);
@@ -396,7 +387,7 @@ void fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
 	const struct fa_kernels *k)
 {
 	fa_sampler_ctx sc;
-	fpr *ft = align_fpr(tmp);
+	fpr *ft = (fpr *)fa_align8(tmp);
 
 	do {
 		sampler_init(&sc, rng, logn, k);
