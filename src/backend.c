@@ -46,6 +46,7 @@ const struct fa_kernels fa_backend_portable = {
 	.mq_intt = fa_mq_intt_portable,
 	.mq_poly_mul_ntt = fa_mq_poly_mul_ntt_portable,
 	.samplerz = fa_samplerz_portable,
+	.samplerz_pair = fa_samplerz_pair_portable,
 	.prng_refill = fa_prng_refill_portable,
 };
 

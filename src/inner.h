@@ -151,6 +151,12 @@ struct fa_kernels {
 
 	/* SamplerZ: integer z ~ D_{Z, mu, 1/isigma}. */
 	int (*samplerz)(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
+	/* Two SamplerZ calls with the same sigma: z[0] for mu0, then z[1]
+	   for mu1; the same results and the same randomness consumed as
+	   z[0] = samplerz(mu0); z[1] = samplerz(mu1) (the leaves of
+	   ffSampling come in such pairs). */
+	void (*samplerz_pair)(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
+		fpr isigma);
 	void (*prng_refill)(fa_prng *p);
 };
 
@@ -187,6 +193,8 @@ void fa_mq_intt_portable(uint16_t *a, unsigned logn);
 void fa_mq_poly_mul_ntt_portable(uint16_t *a, const uint16_t *b,
 	unsigned logn);
 int fa_samplerz_portable(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
+void fa_samplerz_pair_portable(fa_sampler_ctx *ctx, int *z, fpr mu0,
+	fpr mu1, fpr isigma);
 
 /* Resolve NULL to the default backend. */
 const struct fa_kernels *fa_kernels_resolve(const fa_backend *be);

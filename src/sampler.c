@@ -148,3 +148,10 @@ int fa_samplerz_portable(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 		}
 	}
 }
+
+void fa_samplerz_pair_portable(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
+	fpr isigma)
+{
+	z[0] = fa_samplerz_portable(sc, mu0, isigma);
+	z[1] = fa_samplerz_portable(sc, mu1, isigma);
+}

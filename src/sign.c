@@ -162,9 +162,39 @@ void fa_expand_privkey_inner(fpr *ek, const int8_t *f, const int8_t *g,
 /* ------------------------------------------------------------------ */
 /* Fast Fourier sampling. */
 
-static inline int samp(fa_sampler_ctx *sc, fpr mu, fpr isigma)
+/* A leaf pair: z0 near mu0, then z1 near mu1, the same sigma. */
+static inline void samp_pair(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	fpr mu0, fpr mu1, fpr isigma)
 {
-	return sc->k->samplerz(sc, mu, isigma);
+	int z[2];
+
+	sc->k->samplerz_pair(sc, z, mu0, mu1, isigma);
+	*z0 = fpr_of(z[0]);
+	*z1 = fpr_of(z[1]);
+}
+
+/*
+ * ffsamp_tree for n = 2 (logn = 1), written out: the FFT form of a
+ * degree-1 polynomial is one complex value (re, im), split and merge are
+ * copies, and the leaf sigmas are tree[2] (left) and tree[3] (right).
+ * The floating-point operations are those of the kernels at logn = 1
+ * (poly_sub, poly_mul_fft = one complex product, poly_add), in the same
+ * order, so the result is the same for every backend.
+ */
+static void ffsamp_tree_n2(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1)
+{
+	fpr d_re, d_im, a_re, a_im;
+
+	samp_pair(sc, &z1[0], &z1[1], t1[0], t1[1], tree[3]);
+	/* t0' = t0 + (t1 - z1) * l10, l10 = (tree[0], tree[1]) */
+	d_re = fpr_sub(t1[0], z1[0]);
+	d_im = fpr_sub(t1[1], z1[1]);
+	a_re = fpr_sub(fpr_mul(d_re, tree[0]), fpr_mul(d_im, tree[1]));
+	a_im = fpr_add(fpr_mul(d_re, tree[1]), fpr_mul(d_im, tree[0]));
+	a_re = fpr_add(a_re, t0[0]);
+	a_im = fpr_add(a_im, t0[1]);
+	samp_pair(sc, &z0[0], &z0[1], a_re, a_im, tree[2]);
 }
 
 /* With the tree: (z0, z1) sampled near (t0, t1). tmp: 2n fpr (recursive
@@ -177,9 +207,12 @@ static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	size_t n = MKN(logn), hn = n >> 1;
 	const fpr *tree0, *tree1;
 
+	if (logn == 1) {
+		ffsamp_tree_n2(sc, z0, z1, tree, t0, t1);
+		return;
+	}
 	if (logn == 0) {
-		z0[0] = fpr_of(samp(sc, t0[0], tree[0]));
-		z1[0] = fpr_of(samp(sc, t1[0], tree[0]));
+		samp_pair(sc, &z0[0], &z1[0], t0[0], t1[0], tree[0]);
 		return;
 	}
 	tree0 = tree + n;
@@ -218,8 +251,7 @@ static void ffsamp_dyn(fa_sampler_ctx *sc, fpr *t0, fpr *t1, fpr *g00,
 		fpr leaf = fpr_mul(fpr_sqrt(g00[0]),
 			fpr_from_bits(fa_inv_sigma[orig_logn]));
 
-		t0[0] = fpr_of(samp(sc, t0[0], leaf));
-		t1[0] = fpr_of(samp(sc, t1[0], leaf));
+		samp_pair(sc, &t0[0], &t1[0], t0[0], t1[0], leaf);
 		return;
 	}
 

@@ -132,3 +132,19 @@ if(TARGET falcon-accel AND TARGET fa_kat_drbg AND FA_HW_SH)
   endif()
 endif()
 # ==== end of hw section ====================================================
+
+# ==== avx2 sampler: the exact fallback of the first-byte shortcut ==========
+# avx2_sampler.c decides BerExp's first byte with a double-precision bound
+# and hands uncertain lanes (probability ~1/256) to the exact fixed-point
+# code. This test compiles the sampler again with a margin of 32 so that a
+# large share of the trials take that exact path, and checks singles and
+# pairs against the portable sampler (values and bytes consumed).
+if(FA_AVX2_OK AND NOT FA_FPEMU)
+  add_executable(test_avx2_sampler_margin ${CMAKE_CURRENT_SOURCE_DIR}/avx2/sampler_margin.c)
+  target_include_directories(test_avx2_sampler_margin PRIVATE
+    ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/src/backend_avx2 ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_options(test_avx2_sampler_margin PRIVATE -mavx2 -mbmi2)
+  target_link_libraries(test_avx2_sampler_margin PRIVATE falcon_accel m)
+  add_test(NAME test_avx2_sampler_margin COMMAND test_avx2_sampler_margin)
+  set_tests_properties(test_avx2_sampler_margin PROPERTIES SKIP_RETURN_CODE 77)
+endif()

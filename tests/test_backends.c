@@ -186,9 +186,29 @@ static void test_sampler(const struct fa_kernels *be)
 		int z1 = fa_backend_portable.samplerz(&s1, mu, is);
 		int z2 = be->samplerz(&s2, mu, is);
 
-		ok &= z1 == z2;
+		ok &= z1 == z2 && s1.p.ptr == s2.p.ptr;
 	}
 	CHECK(ok, "%s samplerz sequence", be->name);
+	/* pairs (same sigma), against two portable calls; interleaved with
+	   single calls so that pairs start at every buffer position */
+	ok = 1;
+	for (i = 0; i < 20000; i ++) {
+		fpr mu0 = fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -10);
+		fpr mu1 = fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -13);
+		fpr is = fpr_inv(fpr_add(fpr_of(1), fpr_scaled(
+			(int64_t)(300 + tu_rand64(&seed) % 500), -10)));
+		int za[2], zb[2];
+
+		za[0] = fa_backend_portable.samplerz(&s1, mu0, is);
+		za[1] = fa_backend_portable.samplerz(&s1, mu1, is);
+		be->samplerz_pair(&s2, zb, mu0, mu1, is);
+		ok &= za[0] == zb[0] && za[1] == zb[1] && s1.p.ptr == s2.p.ptr;
+		if (i % 3 == 0) {
+			ok &= fa_backend_portable.samplerz(&s1, mu1, is)
+				== be->samplerz(&s2, mu1, is);
+		}
+	}
+	CHECK(ok, "%s samplerz_pair sequence", be->name);
 	be->prng_refill(&s2.p);
 	fa_backend_portable.prng_refill(&s1.p);
 	ok_prng = memcmp(s1.p.buf, s2.p.buf, sizeof s1.p.buf) == 0

@@ -47,5 +47,6 @@ const struct fa_kernels fa_backend_avx2 = {
 	.mq_intt = fa_mq_intt_avx2,
 	.mq_poly_mul_ntt = fa_mq_poly_mul_ntt_avx2,
 	.samplerz = fa_samplerz_avx2,
+	.samplerz_pair = fa_samplerz_pair_avx2,
 	.prng_refill = fa_prng_refill_avx2,
 };

@@ -47,6 +47,8 @@ void fa_mq_poly_mul_ntt_avx2(uint16_t *a, const uint16_t *b, unsigned logn);
 
 /* avx2_sampler.c */
 int fa_samplerz_avx2(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
+void fa_samplerz_pair_avx2(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
+	fpr isigma);
 void fa_prng_refill_avx2(fa_prng *p);
 
 #endif

@@ -8,24 +8,30 @@
  * and the same floating-point operations.
  *
  * SamplerZ differs from the portable code only in how it computes:
- *  - four trials of the rejection loop are computed at once,
- *    speculatively, and the one the sequential loop would stop at is
- *    selected (see trial_batch below); the loop runs 1.74 trials per
- *    call on average, so this removes most of the serial latency;
- *  - the base sampler compares the 72-bit uniform value with the 18
- *    RCDT entries in three vectors of eight 32-bit lanes (24-bit limbs,
- *    borrow chains per lane, then horizontal sums);
- *  - the floating-point steps of the four trials run in the four lanes
- *    of AVX2 registers (the same IEEE operations, lane by lane);
- *  - the 64x64 -> high 64 products of the exp polynomial are single
- *    hardware multiplications (_mulx_u64, BMI2) instead of four 32-bit
- *    products (same value).
+ *  - trials of the rejection loop are computed speculatively, eight
+ *    "slots" of random bytes at once, and the trial the sequential loop
+ *    would stop at is selected (see "Speculative trials" below); a pair
+ *    of calls with the same sigma (the two leaves of an ffSampling node,
+ *    slot samplerz_pair) shares one set of slots, so the second call's
+ *    latency overlaps the first's;
+ *  - the base sampler compares each slot's 72-bit uniform value with the
+ *    18 RCDT entries, eight slots in the eight 32-bit lanes (24-bit limbs,
+ *    borrow chains);
+ *  - the floating-point steps of four trials run in the four lanes of
+ *    AVX2 registers (the same IEEE operations, lane by lane);
+ *  - BerExp's first byte is decided from a double-precision evaluation of
+ *    the exp polynomial with a proven error bound, and only the trials it
+ *    cannot decide (about 1 in 256) run the exact 63-bit fixed-point chain
+ *    (with single MULX products instead of four 32-bit ones, same value).
  * Timing: as in the portable code, the time depends on the number of
  * trials (how many random values were rejected), which the Falcon
- * analysis allows; within a batch the accept/reject decisions select a
- * trial with masks and a count of trailing zeros, not with branches, so
- * this version leaks less than the portable one (only "more than four
- * trials" and the 1/256 undecided-byte case branch).
+ * analysis allows; within a set of slots the accept/reject decisions
+ * select a trial with masks and a count of trailing zeros, not with
+ * branches. What branches on data: "no trial accepted among the slots",
+ * the undecided first byte (probability 1/256, as in the portable code)
+ * and the uncertain first-byte decision (t within 2^-30 of an integer,
+ * probability about 2^-29 per trial, a function of the secret centre:
+ * a rare timing difference, not claimed constant-time).
  */
 
 #include <immintrin.h>
@@ -34,6 +40,7 @@
 
 /* src/backend_avx2/avx2_tables.c (generated). */
 extern const uint32_t fa_avx2_rcdt_limbs[3][24];
+extern const double fa_avx2_expm_poly[13];
 
 /* ------------------------------------------------------------------ */
 /* ChaCha20, eight blocks at once: register v holds word v of blocks
@@ -248,241 +255,435 @@ static inline int ber_exp(fa_prng *p, fpr x, uint64_t zccs)
  * Speculative trials. One trial of the rejection loop reads, in order,
  * 8 + 1 bytes (base sampler), 1 byte (sign bit b), then BerExp's bytes:
  * one, unless that byte equals the top byte of the threshold (probability
- * 1/256), when it reads more. So while no refill can occur, trial k
- * (k = 0..3) starts at byte 11k after the current position, provided
- * trials 0..k-1 each read a single BerExp byte. The four trials are
- * computed together (floating-point parts in the four lanes of AVX2
- * registers, the same IEEE operations lane by lane; the fixed-point
- * exp chains interleaved), then examined in order, exactly as the
- * sequential loop would: the first trial whose first BerExp byte decides
- * "accept" ends the call; a trial whose first byte is undecided finishes
- * its BerExp sequentially and the batch ends there. The bytes consumed,
- * and the result, are those of the sequential loop.
+ * 1/256), when it reads more. So while no refill can occur, trial j
+ * starts at byte 11j after the current position, provided the earlier
+ * trials each read a single BerExp byte. We call the 11 bytes at
+ * ptr + 11j "slot j". A slot's base sample z0, sign bit, z and first
+ * BerExp byte depend only on its bytes, not on the centre; the centre's
+ * fractional part r enters only x and the accept decision.
  *
- * Batching reads at most 44 bytes without a refill: it is used when
- * ptr <= 512 - 9 - 44 (then the first read of trial 3 is at most at
- * 492 < 503, and no byte read reaches offset 511); closer to the end of
- * the buffer, trials run one at a time as in the portable code. (Batches
- * of fewer trials near the end were measured slower.)
+ * The code computes z for eight slots at once, then the decisions of one
+ * call for slots 0..3 (one SamplerZ call) or of two calls with the same
+ * sigma (samplerz_pair): call A on slots 0..3, call B on slots 0..7, B's
+ * trials starting at the slot after the one where A accepted. The slots
+ * are then examined in order, exactly as the sequential loop would: the
+ * first slot whose first BerExp byte decides "accept" ends a call; a slot
+ * whose first byte is undecided (or whose fast decision is not certain,
+ * see below) is finished by the exact code from its first BerExp byte,
+ * and speculation stops there. Whenever speculation stops without a
+ * result, the call goes on with the plain loop from the current position:
+ * the rejected trials leave no state but the position. The bytes
+ * consumed, and the results, are those of the sequential loop.
+ *
+ * A slot is usable when ptr + 11(j + 1) <= 511: its 64-bit read then
+ * starts at most at 500 < 503 (the refill rule of prng_u64) and none of
+ * its bytes is the buffer's last one (whose read triggers a refill).
+ * Slots beyond are computed on zero padding and ignored.
  */
 #define TRIAL_BYTES 11
-#define BATCH 4
-#define BATCH_MAX_PTR (sizeof ((fa_prng *)0)->buf - 9 - BATCH * TRIAL_BYTES)
+#define NSLOT 8
+#define SLOT_SPAN (TRIAL_BYTES * NSLOT)
 
-/*
- * trunc(d) as a 64-bit two's complement integer for |d| < 2^63, four
- * lanes (what fpr_trunc, i.e. (int64_t)d, gives): |d| = m * 2^(e-1075)
- * with m the 53-bit significand, shifted left or right (a variable shift
- * by 64 or more gives 0, which also makes d = 0 give 0), then the sign
- * applied.
- */
-static inline __m256i trunc_i64x4(__m256d d)
+/* Slots usable from the current position (0..NSLOT). */
+static inline unsigned usable_slots(const fa_prng *p)
 {
-	const __m256i mant_mask = _mm256_set1_epi64x(0x000FFFFFFFFFFFFF);
-	const __m256i implicit = _mm256_set1_epi64x(0x0010000000000000);
-	__m256i bits = _mm256_castpd_si256(d);
-	__m256i neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-	__m256i e = _mm256_and_si256(_mm256_srli_epi64(bits, 52),
-		_mm256_set1_epi64x(0x7FF));
-	__m256i m = _mm256_or_si256(_mm256_and_si256(bits, mant_mask), implicit);
-	__m256i t = _mm256_or_si256(
-		_mm256_sllv_epi64(m, _mm256_sub_epi64(e, _mm256_set1_epi64x(1075))),
-		_mm256_srlv_epi64(m, _mm256_sub_epi64(_mm256_set1_epi64x(1075), e)));
+	size_t room = (sizeof p->buf - 1 - p->ptr) / TRIAL_BYTES;
 
-	return _mm256_sub_epi64(_mm256_xor_si256(t, neg), neg);
+	return room < NSLOT ? (unsigned)room : NSLOT;
 }
 
-/* Borrow counts of v - RCDT[i] for one trial: the limbs of the trial are
-   lane 2k of l0, l1, l2 (64-bit lanes, value in the low 32 bits).
-   Returns eight partial counts (their sum is the base sample). */
-static inline __m256i rcdt_count(__m256i l0, __m256i l1, __m256i l2, int k)
+/* The per-slot values that do not depend on the centre. */
+typedef struct {
+	__m256i z;      /* z = b + (2b - 1) z0 */
+	__m256i z0sq;   /* z0^2 */
+	__m256i ber;    /* first BerExp byte */
+} slot_vals;
+
+/* The low 32 bits of the 64-bit lanes of a (slots 0..3) and b (slots
+   4..7), as eight 32-bit lanes. */
+static inline __m256i pack_lo32(__m256i a, __m256i b)
 {
-	__m256i sel = _mm256_set1_epi32(2 * k);
-	__m256i v0 = _mm256_permutevar8x32_epi32(l0, sel);
-	__m256i v1 = _mm256_permutevar8x32_epi32(l1, sel);
-	__m256i v2 = _mm256_permutevar8x32_epi32(l2, sel);
-	__m256i acc = _mm256_setzero_si256();
-	int j;
+	const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
 
-	for (j = 0; j < 3; j ++) {
-		__m256i r0 = _mm256_load_si256((const __m256i *)(const void *)
-			&fa_avx2_rcdt_limbs[0][8 * j]);
-		__m256i r1 = _mm256_load_si256((const __m256i *)(const void *)
-			&fa_avx2_rcdt_limbs[1][8 * j]);
-		__m256i r2 = _mm256_load_si256((const __m256i *)(const void *)
-			&fa_avx2_rcdt_limbs[2][8 * j]);
-		__m256i b;
-
-		b = _mm256_srli_epi32(_mm256_sub_epi32(v0, r0), 31);
-		b = _mm256_srli_epi32(_mm256_sub_epi32(
-			_mm256_sub_epi32(v1, r1), b), 31);
-		b = _mm256_srli_epi32(_mm256_sub_epi32(
-			_mm256_sub_epi32(v2, r2), b), 31);
-		acc = _mm256_add_epi32(acc, b);
-	}
-	return acc;
+	return _mm256_permute2x128_si256(
+		_mm256_permutevar8x32_epi32(a, idx),
+		_mm256_permutevar8x32_epi32(b, idx), 0x20);
 }
 
 /*
- * Returns 1 and sets *zout if a trial accepted; 0 if the caller must go
- * on (p->ptr then points after the bytes of the examined trials).
- * Which trial ends the batch is found without branching on the random
- * decisions (bit masks, then a count of trailing zeros); the only
- * branches are on "no trial decided to accept" (probability about 3%)
- * and on an undecided first BerExp byte (about 1/64 per batch).
+ * z of slots 0..7 from the 88 bytes at t. The base sampler counts the
+ * RCDT entries above the 72-bit uniform value v = lo + 2^64 hi: for each
+ * entry, the borrow of v - RCDT[i] over three 24-bit limbs, eight slots
+ * in the eight 32-bit lanes (no data-dependent branch or index).
  */
-static int trial_batch(fa_prng *p, fpr r, fpr dss, uint64_t zccs,
-	int *zout)
+static inline void slot_values(slot_vals *sv, const uint8_t *t)
 {
-	const uint8_t *t = p->buf + p->ptr;
-	uint64_t w64[BATCH];
-	int32_t zv[BATCH], sv[BATCH];
-	uint64_t zr[BATCH], y[BATCH];
-	__m256i lo, hi, l0, l1, l2;
-	__m128i z0, bb, m, z, z0sq, s, ber;
-	__m256d x, vr;
-	uint32_t stop, undecided, kk;
-	int k, zsel;
-	size_t u;
+	const __m256i m24 = _mm256_set1_epi64x(0xFFFFFF);
+	uint64_t w[NSLOT];
+	__m256i lo[2], hi[2], v0, v1, v2, z0, b, m;
+	int j, i;
 
-	/* The four trials' 72-bit uniform values: lo (64 bits) at offsets
-	   11k, hi byte at 11k + 8; sign bytes at 11k + 9; BerExp bytes at
-	   11k + 10. */
-	for (k = 0; k < BATCH; k ++) {
-		memcpy(&w64[k], t + TRIAL_BYTES * k, sizeof w64[k]);
+	for (j = 0; j < NSLOT; j ++) {
+		memcpy(&w[j], t + TRIAL_BYTES * j, sizeof w[j]);
 	}
-	lo = _mm256_setr_epi64x((long long)w64[0], (long long)w64[1],
-		(long long)w64[2], (long long)w64[3]);
-	hi = _mm256_setr_epi64x(t[8], t[19], t[30], t[41]);
-	bb = _mm_setr_epi32(t[9], t[20], t[31], t[42]);
-	ber = _mm_setr_epi32(t[10], t[21], t[32], t[43]);
-	l0 = _mm256_and_si256(lo, _mm256_set1_epi64x(0xFFFFFF));
-	l1 = _mm256_and_si256(_mm256_srli_epi64(lo, 24),
-		_mm256_set1_epi64x(0xFFFFFF));
-	l2 = _mm256_or_si256(_mm256_srli_epi64(lo, 48),
-		_mm256_slli_epi64(hi, 16));
+	for (j = 0; j < 2; j ++) {
+		const uint8_t *u = t + 4 * TRIAL_BYTES * j;
 
-	/* base samples z0 of the four trials (horizontal sums) */
-	{
-		__m256i a0 = rcdt_count(l0, l1, l2, 0);
-		__m256i a1 = rcdt_count(l0, l1, l2, 1);
-		__m256i a2 = rcdt_count(l0, l1, l2, 2);
-		__m256i a3 = rcdt_count(l0, l1, l2, 3);
-		__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(a0, a1),
-			_mm256_hadd_epi32(a2, a3));
-
-		z0 = _mm_add_epi32(_mm256_castsi256_si128(h),
-			_mm256_extracti128_si256(h, 1));
+		lo[j] = _mm256_setr_epi64x((long long)w[4 * j],
+			(long long)w[4 * j + 1], (long long)w[4 * j + 2],
+			(long long)w[4 * j + 3]);
+		hi[j] = _mm256_setr_epi64x(u[8], u[19], u[30], u[41]);
 	}
+	v0 = pack_lo32(_mm256_and_si256(lo[0], m24),
+		_mm256_and_si256(lo[1], m24));
+	v1 = pack_lo32(_mm256_and_si256(_mm256_srli_epi64(lo[0], 24), m24),
+		_mm256_and_si256(_mm256_srli_epi64(lo[1], 24), m24));
+	v2 = pack_lo32(
+		_mm256_or_si256(_mm256_srli_epi64(lo[0], 48),
+			_mm256_slli_epi64(hi[0], 16)),
+		_mm256_or_si256(_mm256_srli_epi64(lo[1], 48),
+			_mm256_slli_epi64(hi[1], 16)));
+	z0 = _mm256_setzero_si256();
+	for (i = 0; i < 18; i ++) {
+		__m256i c;
 
+		c = _mm256_srli_epi32(_mm256_sub_epi32(v0,
+			_mm256_set1_epi32((int)fa_avx2_rcdt_limbs[0][i])), 31);
+		c = _mm256_srli_epi32(_mm256_sub_epi32(_mm256_sub_epi32(v1,
+			_mm256_set1_epi32((int)fa_avx2_rcdt_limbs[1][i])), c), 31);
+		c = _mm256_srli_epi32(_mm256_sub_epi32(_mm256_sub_epi32(v2,
+			_mm256_set1_epi32((int)fa_avx2_rcdt_limbs[2][i])), c), 31);
+		z0 = _mm256_add_epi32(z0, c);
+	}
 	/* z = b + (2b - 1) z0: z0 + 1 if b = 1, -z0 if b = 0 */
-	bb = _mm_and_si128(bb, _mm_set1_epi32(1));
-	m = _mm_sub_epi32(bb, _mm_set1_epi32(1));
-	z = _mm_add_epi32(_mm_sub_epi32(_mm_xor_si128(z0, m), m), bb);
-	z0sq = _mm_mullo_epi32(z0, z0);
-	_mm_storeu_si128((__m128i *)(void *)zv, z);
+	b = _mm256_and_si256(_mm256_setr_epi32(t[9], t[20], t[31], t[42],
+		t[53], t[64], t[75], t[86]), _mm256_set1_epi32(1));
+	m = _mm256_sub_epi32(b, _mm256_set1_epi32(1));
+	sv->z = _mm256_add_epi32(_mm256_sub_epi32(_mm256_xor_si256(z0, m), m), b);
+	sv->z0sq = _mm256_mullo_epi32(z0, z0);
+	sv->ber = _mm256_setr_epi32(t[10], t[21], t[32], t[43],
+		t[54], t[65], t[76], t[87]);
+}
+
+/*
+ * BerExp's first byte without the fixed-point exp chain.
+ *
+ * The exact threshold of a trial is thr = (2X - 1) >> s' (s' = min(s, 63))
+ * with X = mulhi(zccs, y12) and y12 the Horner chain of expm_p63_fixed;
+ * the first BerExp byte b is compared with top = thr >> 56 = floor(T),
+ * T = (2X - 1) / 2^(56 + s'). Since b is an integer:
+ *     b < top   <=>  T >= b + 1      (accept)
+ *     b > top   <=>  T <  b          (reject)
+ *     b = top   otherwise            (undecided: more bytes needed).
+ * T is approximated by t = ccs' * P(r) * 2^(8 - s') in double precision,
+ * P the exp polynomial in ordinary form (fa_avx2_expm_poly, Estrin's
+ * scheme) and ccs' = (zccs / 2) / 2^63. Error budget, |T - t|:
+ *  - the fixed-point chain: 12 truncations of at most 2^-63 each on
+ *    values scaled by r' < 1, r' = zr / 2^64 within 2^-63 of r, |P'| < 2,
+ *    the final product and the "- 1": below 2^-58 on X / 2^63, i.e.
+ *    below 2^-50 on T (T <= 2^8 * X / 2^63);
+ *  - the double evaluation: 13 coefficients rounded to nearest, 16
+ *    roundings in Estrin's tree on terms whose absolute values sum to
+ *    less than e^(ln 2) = 2, two more products: below 40 * 2^-53 * 2^8
+ *    < 2^-39 on t.
+ * So |T - t| < 2^-38, and with the margin M = 2^-30 the decisions
+ *     t - b >= 1 + M  =>  accept,     t - b < -M  =>  reject
+ * are exactly those of the fixed-point code; a lane in neither case (an
+ * undecided byte, probability 1/256, or t within M of an integer,
+ * probability about 2^-29) is finished by the exact chain. The
+ * approximation also requires 0 <= r < 1 (a negative r, which rounding
+ * can produce when x is just above a multiple of ln 2, makes the exact
+ * code wrap around; such lanes take the exact path) and
+ * zccs >= 2^63 (ccs >= 1/2, always true in Falcon, checked per call).
+ * FA_AVX2_BER_MARGIN may be set larger at compile time to exercise the
+ * exact path in tests (tests/test_sampler_margin.c).
+ */
+#ifndef FA_AVX2_BER_MARGIN
+#define FA_AVX2_BER_MARGIN 0x1p-30
+#endif
+/* Test hook: counts the trials finished by the exact path. */
+#ifndef FA_AVX2_COUNT_EXACT
+#define FA_AVX2_COUNT_EXACT() ((void)0)
+#endif
+
+static inline __m256d expm_poly_x4(__m256d r)
+{
+	const double *c = fa_avx2_expm_poly;
+	__m256d r2 = _mm256_mul_pd(r, r);
+	__m256d r4 = _mm256_mul_pd(r2, r2);
+	__m256d r8 = _mm256_mul_pd(r4, r4);
+	__m256d b[6], d[3], e0, e1;
+	int i;
+
+	for (i = 0; i < 6; i ++) {
+		b[i] = _mm256_add_pd(_mm256_set1_pd(c[2 * i]),
+			_mm256_mul_pd(_mm256_set1_pd(c[2 * i + 1]), r));
+	}
+	for (i = 0; i < 3; i ++) {
+		d[i] = _mm256_add_pd(b[2 * i], _mm256_mul_pd(b[2 * i + 1], r2));
+	}
+	/* c[12] r^12 = (c[12] r^4) r^8 */
+	e0 = _mm256_add_pd(d[0], _mm256_mul_pd(d[1], r4));
+	e1 = _mm256_add_pd(d[2],
+		_mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(c[12]), r4), r4));
+	return _mm256_add_pd(e0, _mm256_mul_pd(e1, r8));
+}
+
+/* 2^(8 - s) for s in [0, 63], four lanes (exponent field built directly) */
+static inline __m256d pow2_8_minus(__m128i s)
+{
+	__m128i e = _mm_sub_epi32(_mm_set1_epi32(1023 + 8), s);
+
+	return _mm256_castsi256_pd(_mm256_slli_epi64(
+		_mm256_cvtepi32_epi64(e), 52));
+}
+
+/* What one call needs per trial: r = frac(mu), 1/(2 sigma^2), ccs. */
+typedef struct {
+	fpr r, dss, ccs_eff;
+	uint64_t zccs;
+	int fast;          /* the first-byte shortcut applies (zccs >= 2^63) */
+} call_params;
+
+static inline void call_init(call_params *cp, int *s, fpr mu, fpr isigma,
+	fpr sigma_min)
+{
+	fpr ccs = fpr_mul(isigma, sigma_min);     /* sigma_min/sigma */
+
+	*s = (int)fpr_floor(mu);
+	cp->r = fpr_sub(mu, fpr_of(*s));           /* r in [0, 1) */
+	cp->dss = fpr_half(fpr_sqr(isigma));       /* 1/(2 sigma^2) */
+	cp->zccs = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
+	cp->ccs_eff = (fpr)(cp->zccs >> 1) * 0x1p-63;
+	cp->fast = (cp->zccs >> 63) != 0;
+}
+
+/* Decisions of one call for four slots (z, z0sq, ber: their 32-bit
+   values). Sets the 4-bit masks *stop (accept, or exact path needed)
+   and *slow (exact path needed); rv, sv receive r and s' per slot for
+   the exact path. */
+static inline void decide4(const call_params *cp, __m128i z, __m128i z0sq,
+	__m128i ber, double *rv, int32_t *sv, uint32_t *stop, uint32_t *slow)
+{
+	__m256d x, vr, tt, dd, ok, acc, rej;
+	__m128i s, s63;
 
 	/* x = (z - r)^2 * dss - z0^2 * (1/(2 sigma0^2)), lane by lane */
-	x = _mm256_sub_pd(_mm256_cvtepi32_pd(z), _mm256_set1_pd(r));
-	x = _mm256_mul_pd(_mm256_mul_pd(x, x), _mm256_set1_pd(dss));
+	x = _mm256_sub_pd(_mm256_cvtepi32_pd(z), _mm256_set1_pd(cp->r));
+	x = _mm256_mul_pd(_mm256_mul_pd(x, x), _mm256_set1_pd(cp->dss));
 	x = _mm256_sub_pd(x, _mm256_mul_pd(_mm256_cvtepi32_pd(z0sq),
 		_mm256_set1_pd(FPR_INV_2SQRSIGMA0)));
 
-	/* BerExp: s = trunc(x / ln 2), r = x - s ln 2,
-	   zr = trunc(r 2^63) << 1, shift = min(s, 63) (s >= 0) */
+	/* s = trunc(x / ln 2), r = x - s ln 2, s' = min(s, 63) (x >= 0) */
 	s = _mm256_cvttpd_epi32(_mm256_mul_pd(x, _mm256_set1_pd(FPR_INV_LOG2)));
 	vr = _mm256_sub_pd(x, _mm256_mul_pd(_mm256_cvtepi32_pd(s),
 		_mm256_set1_pd(FPR_LOG2)));
-	_mm256_storeu_si256((__m256i *)(void *)zr, _mm256_slli_epi64(
-		trunc_i64x4(_mm256_mul_pd(vr, _mm256_set1_pd(FPR_PTWO63))), 1));
-	_mm_storeu_si128((__m128i *)(void *)sv,
-		_mm_min_epu32(s, _mm_set1_epi32(63)));
+	s63 = _mm_min_epu32(s, _mm_set1_epi32(63));
+	_mm256_storeu_pd(rv, vr);
+	_mm_storeu_si128((__m128i *)(void *)sv, s63);
 
-	/* four independent fixed-point exp chains (interleaved) */
-	for (k = 0; k < BATCH; k ++) {
-		y[k] = fa_expm_coeffs[0];
+	/* t = ccs' P(r) 2^(8 - s'), d = t - (first BerExp byte) */
+	tt = _mm256_mul_pd(_mm256_mul_pd(expm_poly_x4(vr),
+		_mm256_set1_pd(cp->ccs_eff)), pow2_8_minus(s63));
+	dd = _mm256_sub_pd(tt, _mm256_cvtepi32_pd(ber));
+	ok = _mm256_and_pd(
+		_mm256_cmp_pd(vr, _mm256_setzero_pd(), _CMP_GE_OQ),
+		_mm256_cmp_pd(vr, _mm256_set1_pd(1.0), _CMP_LT_OQ));
+	acc = _mm256_and_pd(ok, _mm256_cmp_pd(dd,
+		_mm256_set1_pd(1.0 + FA_AVX2_BER_MARGIN), _CMP_GE_OQ));
+	rej = _mm256_and_pd(ok, _mm256_cmp_pd(dd,
+		_mm256_set1_pd(-FA_AVX2_BER_MARGIN), _CMP_LT_OQ));
+	*stop = (uint32_t)_mm256_movemask_pd(rej) ^ 0xF;
+	*slow = *stop & ~(uint32_t)_mm256_movemask_pd(acc);
+}
+
+/* The exact BerExp of one trial whose first byte is at p->ptr (the
+   sequential code's byte loop, with the fixed-point chain). */
+static int ber_exp_exact(fa_prng *p, fpr r, uint32_t sw, uint64_t zccs)
+{
+	uint64_t zr = (uint64_t)fpr_trunc(fpr_mul(r, FPR_PTWO63)) << 1;
+	uint64_t z = ((expm_p63_fixed(zr, zccs) << 1) - 1) >> sw;
+	uint32_t w;
+	int i = 64;
+
+	do {
+		i -= 8;
+		w = prng_u8(p) - ((uint32_t)(z >> i) & 0xFF);
+	} while (!w && i > 0);
+	return (int)(w >> 31);
+}
+
+/* Lane k of v (k < 8) without a variable-index memory access. */
+static inline int32_t lane_select(__m256i v, uint32_t k)
+{
+	return _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(v,
+		_mm256_set1_epi32((int)k)));
+}
+
+/*
+ * Ends a call at slot k of the speculation that started at `base`, given
+ * the slot's stop/slow bits: a certain accept sets the position after the
+ * slot and returns 1; a slow slot runs the exact BerExp from its first
+ * byte and returns its outcome (the position is then after the bytes it
+ * read). rv, sv: the call's r and s' per slot.
+ */
+static int finish_slot(fa_prng *p, size_t base, uint32_t k, int slow,
+	const call_params *cp, const double *rv, const int32_t *sv)
+{
+	if (!slow) {
+		p->ptr = base + TRIAL_BYTES * (size_t)(k + 1);
+		return 1;
 	}
-	for (u = 1; u < 13; u ++) {
-		for (k = 0; k < BATCH; k ++) {
-			y[k] = fa_expm_coeffs[u] - mulhi64(zr[k], y[k]);
+	FA_AVX2_COUNT_EXACT();
+	p->ptr = base + TRIAL_BYTES * (size_t)k + (TRIAL_BYTES - 1);
+	return ber_exp_exact(p, rv[k], (uint32_t)sv[k], cp->zccs);
+}
+
+/* The plain rejection loop from the current position: a trial at a
+   time through the slots when any is usable, else one sequential trial
+   (near the end of the buffer). Returns z (without the integer part). */
+static int loop_from_here(fa_prng *p, const call_params *cp)
+{
+	uint8_t pad[SLOT_SPAN];
+	double rv[4];
+	int32_t sv[4];
+
+	for (;;) {
+		unsigned ns = usable_slots(p);
+		int z0, b, z;
+		fpr x;
+
+		if (cp->fast && ns > 0) {
+			const uint8_t *t = p->buf + p->ptr;
+			size_t base = p->ptr;
+			slot_vals v;
+			uint32_t stop, slow, k;
+
+			if (p->ptr + SLOT_SPAN > sizeof p->buf) {
+				memset(pad, 0, sizeof pad);
+				memcpy(pad, t, sizeof p->buf - p->ptr);
+				t = pad;
+			}
+			slot_values(&v, t);
+			decide4(cp, _mm256_castsi256_si128(v.z),
+				_mm256_castsi256_si128(v.z0sq),
+				_mm256_castsi256_si128(v.ber), rv, sv, &stop, &slow);
+			if (ns < 4) {
+				stop &= (1u << ns) - 1;
+			}
+			if (stop == 0) {
+				p->ptr = base + TRIAL_BYTES * (ns < 4 ? ns : 4);
+				continue;
+			}
+			k = (uint32_t)__builtin_ctz(stop);
+			if (finish_slot(p, base, k, (int)((slow >> k) & 1), cp,
+				rv, sv))
+			{
+				return lane_select(v.z, k);
+			}
+			continue;
+		}
+		/* one trial as the portable code */
+		z0 = gaussian0(p);
+		b = (int)prng_u8(p) & 1;
+		z = b + ((b << 1) - 1) * z0;
+		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), cp->r)), cp->dss);
+		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
+		if (ber_exp(p, x, cp->zccs)) {
+			return z;
 		}
 	}
-
-	/* first BerExp byte of each trial against the threshold's top byte:
-	   w < 0 (as int32): accept; w = 0: undecided; else reject */
-	stop = 0;
-	undecided = 0;
-	for (k = 0; k < BATCH; k ++) {
-		uint64_t thr = ((mulhi64(zccs, y[k]) << 1) - 1) >> sv[k];
-		uint32_t w = (uint32_t)_mm_cvtsi128_si32(ber)
-			- (uint32_t)(thr >> 56);
-
-		/* lane k of ber, without a variable lane index */
-		ber = _mm_shuffle_epi32(ber, 0x39);
-		uint32_t zero = (((w | (0 - w)) >> 31) ^ 1);   /* w == 0 */
-
-		y[k] = thr;
-		stop |= ((w >> 31) | zero) << k;
-		undecided |= zero << k;
-	}
-	if (stop == 0) {
-		p->ptr += TRIAL_BYTES * BATCH;
-		return 0;
-	}
-	kk = (uint32_t)__builtin_ctz(stop);
-	p->ptr += TRIAL_BYTES * (size_t)(kk + 1);
-	zsel = 0;
-	for (k = 0; k < BATCH; k ++) {
-		zsel |= zv[k] & -(int)((uint32_t)k == kk);
-	}
-	if ((undecided >> kk) & 1) {
-		/* finish this trial's BerExp byte by byte (rare) */
-		uint64_t thr = 0;
-		uint32_t w;
-		int i = 56;
-
-		for (k = 0; k < BATCH; k ++) {
-			thr |= y[k] & -(uint64_t)((uint32_t)k == kk);
-		}
-		do {
-			i -= 8;
-			w = prng_u8(p) - ((uint32_t)(thr >> i) & 0xFF);
-		} while (!w && i > 0);
-		if (!(w >> 31)) {
-			return 0;
-		}
-	}
-	*zout = zsel;
-	return 1;
 }
 
 int fa_samplerz_avx2(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 {
+	call_params cp;
+	int s;
+
+	call_init(&cp, &s, mu, isigma, sc->sigma_min);
+	return s + loop_from_here(&sc->p, &cp);
+}
+
+/*
+ * Two calls with the same sigma, A (mu0) then B (mu1), on one set of
+ * eight slots: A's decisions on slots 0..3, B's on slots 0..7; B's
+ * trials begin at the slot after A's accepting one. Wherever the
+ * speculation cannot settle a call (no accept among the usable slots, or
+ * an exact BerExp that rejects), that call goes on with the plain loop
+ * from the current position, and B's speculation is dropped if A's was.
+ */
+void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
+	fpr isigma)
+{
 	fa_prng *p = &sc->p;
-	int s = (int)fpr_floor(mu);
-	fpr r = fpr_sub(mu, fpr_of(s));            /* r in [0, 1) */
-	fpr dss = fpr_half(fpr_sqr(isigma));       /* 1/(2 sigma^2) */
-	fpr ccs = fpr_mul(isigma, sc->sigma_min);  /* sigma_min/sigma */
-	uint64_t zccs = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
+	uint8_t pad[SLOT_SPAN];
+	const uint8_t *t = p->buf + p->ptr;
+	call_params ca, cb;
+	slot_vals v;
+	double rva[4], rvb[8];
+	int32_t sva[4], svb[8];
+	uint32_t stop_a, slow_a, stop_b, slow_b, sb1, wb1, valid, ka, kb;
+	unsigned ns = usable_slots(p);
+	size_t base = p->ptr;
+	int sa, sbi;
 
-	for (;;) {
-		int z0, b, z;
-		fpr x;
+	call_init(&ca, &sa, mu0, isigma, sc->sigma_min);
+	call_init(&cb, &sbi, mu1, isigma, sc->sigma_min);
+	if (ns == 0 || !ca.fast) {
+		z[0] = sa + loop_from_here(p, &ca);
+		z[1] = sbi + loop_from_here(p, &cb);
+		return;
+	}
+	if (base + SLOT_SPAN > sizeof p->buf) {
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, t, sizeof p->buf - base);
+		t = pad;
+	}
+	slot_values(&v, t);
+	decide4(&ca, _mm256_castsi256_si128(v.z),
+		_mm256_castsi256_si128(v.z0sq),
+		_mm256_castsi256_si128(v.ber), rva, sva, &stop_a, &slow_a);
+	decide4(&cb, _mm256_castsi256_si128(v.z),
+		_mm256_castsi256_si128(v.z0sq),
+		_mm256_castsi256_si128(v.ber), rvb, svb, &stop_b, &slow_b);
+	decide4(&cb, _mm256_extracti128_si256(v.z, 1),
+		_mm256_extracti128_si256(v.z0sq, 1),
+		_mm256_extracti128_si256(v.ber, 1), rvb + 4, svb + 4, &sb1, &wb1);
+	stop_b |= sb1 << 4;
+	slow_b |= wb1 << 4;
+	valid = (1u << ns) - 1;
 
-		if (p->ptr <= BATCH_MAX_PTR) {
-			if (trial_batch(p, r, dss, zccs, &z)) {
-				return s + z;
-			}
-			continue;
+	/* call A */
+	stop_a &= valid;
+	if (stop_a == 0) {
+		p->ptr = base + TRIAL_BYTES * (ns < 4 ? ns : 4);
+		z[0] = sa + loop_from_here(p, &ca);
+		z[1] = sbi + loop_from_here(p, &cb);
+		return;
+	}
+	ka = (uint32_t)__builtin_ctz(stop_a);
+	if ((slow_a >> ka) & 1) {
+		if (finish_slot(p, base, ka, 1, &ca, rva, sva)) {
+			z[0] = sa + lane_select(v.z, ka);
+		} else {
+			z[0] = sa + loop_from_here(p, &ca);
 		}
-		/* near the end of the buffer: one trial as the portable code */
-		z0 = gaussian0(p);
-		b = (int)prng_u8(p) & 1;
-		z = b + ((b << 1) - 1) * z0;
-		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
-		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
-		if (ber_exp(p, x, zccs)) {
-			return s + z;
-		}
+		z[1] = sbi + loop_from_here(p, &cb);
+		return;
+	}
+	z[0] = sa + lane_select(v.z, ka);
+
+	/* call B, from slot ka + 1 */
+	stop_b &= valid & (0xFFu << (ka + 1));
+	if (stop_b == 0) {
+		p->ptr = base + TRIAL_BYTES * ns;
+		z[1] = sbi + loop_from_here(p, &cb);
+		return;
+	}
+	kb = (uint32_t)__builtin_ctz(stop_b);
+	if (finish_slot(p, base, kb, (int)((slow_b >> kb) & 1), &cb, rvb, svb)) {
+		z[1] = sbi + lane_select(v.z, kb);
+	} else {
+		z[1] = sbi + loop_from_here(p, &cb);
 	}
 }

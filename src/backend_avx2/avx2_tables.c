@@ -27,3 +27,22 @@ const uint32_t fa_avx2_rcdt_limbs[3][24] __attribute__((aligned(32))) = {
 		0u, 0u, 0u, 0u, 0u, 0u,
 	},
 };
+
+/* exp polynomial, coefficient m of r^m = (-1)^m C[12-m] / 2^63 */
+extern const double fa_avx2_expm_poly[13];
+
+const double fa_avx2_expm_poly[13] = {
+	0x1.0000000000000p+0,
+	-0x1.fffffffffffd2p-1,
+	0x1.00000000000adp-1,
+	-0x1.55555555581ffp-3,
+	0x1.5555555541c3cp-5,
+	-0x1.1111110e066fdp-7,
+	0x1.6c16c182d87f5p-10,
+	-0x1.a01a073de5b8cp-13,
+	0x1.a019eb1edf080p-16,
+	-0x1.71d939de04500p-19,
+	0x1.27ee5f8a05000p-22,
+	-0x1.b2a467e030000p-26,
+	0x1.1d0460e8c0000p-29,
+};

@@ -6,12 +6,18 @@ source of src/tables.c), so both files hold the same facts.
   fa_avx2_rcdt_limbs[3][24]: the 18 RCDT entries of the SamplerZ base
       sampler (72-bit values) as 24-bit limbs, limb 0 = low, 1 = middle,
       2 = high, entries 18..23 zero (three vectors of eight 32-bit lanes).
+  fa_avx2_expm_poly[13]: the SamplerZ exp polynomial of src/sampler.c
+      (Horner's rule on fa_expm_coeffs in 63-bit fixed point) written as
+      an ordinary polynomial in r: coefficient m = (-1)^m * C[12-m] / 2^63,
+      each rounded to the nearest double. Used only to decide BerExp's
+      first byte with a proven error margin (avx2_sampler.c).
 
 Run: python3 src/backend_avx2/gen_avx2_tables.py > src/backend_avx2/avx2_tables.c
 Needs mpmath (through gen_tables.py).
 """
 import os
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
@@ -37,6 +43,14 @@ def main():
             o.write("\t\t" + ", ".join("%du" % v for v in limbs[k][i:i + 6])
                     + ",\n")
         o.write("\t},\n")
+    o.write("};\n")
+
+    o.write("\n/* exp polynomial, coefficient m of r^m = (-1)^m C[12-m] / 2^63 */\n")
+    o.write("extern const double fa_avx2_expm_poly[13];\n\n")
+    o.write("const double fa_avx2_expm_poly[13] = {\n")
+    for m in range(13):
+        c = Fraction((-1) ** m * gen_tables.EXPM[12 - m], 1 << 63)
+        o.write("\t%s,\n" % float(c).hex())
     o.write("};\n")
 
 

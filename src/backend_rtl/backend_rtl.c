@@ -300,5 +300,6 @@ const struct fa_kernels fa_backend_rtl = {
 	.mq_intt = rtl_intt,
 	.mq_poly_mul_ntt = rtl_ntt_mul,
 	.samplerz = fa_samplerz_portable,
+	.samplerz_pair = fa_samplerz_pair_portable,
 	.prng_refill = fa_prng_refill_portable,
 };
