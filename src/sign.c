@@ -197,6 +197,64 @@ static void ffsamp_tree_n2(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	samp_pair(sc, &z0[0], &z0[1], a_re, a_im, tree[2]);
 }
 
+/* Split and merge for n = 4 (logn = 2), the kernels' operations at that
+   size: f = (f[0] + i f[2], f[1] + i f[3]), w = root 2 of fa_fft_roots. */
+static void split_n4(fpr *f0, fpr *f1, const fpr *f)
+{
+	fpr w_re = fpr_from_bits(fa_fft_roots[4]);
+	fpr w_im = fpr_neg(fpr_from_bits(fa_fft_roots[5]));   /* conj(w) */
+	fpr d_re = fpr_half(fpr_sub(f[0], f[1]));
+	fpr d_im = fpr_half(fpr_sub(f[2], f[3]));
+
+	f0[0] = fpr_half(fpr_add(f[0], f[1]));
+	f0[1] = fpr_half(fpr_add(f[2], f[3]));
+	f1[0] = fpr_sub(fpr_mul(d_re, w_re), fpr_mul(d_im, w_im));
+	f1[1] = fpr_add(fpr_mul(d_re, w_im), fpr_mul(d_im, w_re));
+}
+
+static void merge_n4(fpr *f, const fpr *f0, const fpr *f1)
+{
+	fpr w_re = fpr_from_bits(fa_fft_roots[4]);
+	fpr w_im = fpr_from_bits(fa_fft_roots[5]);
+	fpr t_re = fpr_sub(fpr_mul(f1[0], w_re), fpr_mul(f1[1], w_im));
+	fpr t_im = fpr_add(fpr_mul(f1[0], w_im), fpr_mul(f1[1], w_re));
+
+	f[0] = fpr_add(f0[0], t_re);
+	f[2] = fpr_add(f0[1], t_im);
+	f[1] = fpr_sub(f0[0], t_re);
+	f[3] = fpr_sub(f0[1], t_im);
+}
+
+/* ffsamp_tree for n = 4 (logn = 2), written out like the n = 2 case:
+   l10 = tree[0..3], left subtree at tree + 4, right at tree + 8. */
+static void ffsamp_tree_n4(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1)
+{
+	fpr h[4], y[4], a[4];
+	size_t u;
+
+	split_n4(h, h + 2, t1);
+	ffsamp_tree_n2(sc, y, y + 2, tree + 8, h, h + 2);
+	merge_n4(z1, y, y + 2);
+	/* t0' = t0 + (t1 - z1) * l10: two complex products */
+	for (u = 0; u < 4; u ++) {
+		a[u] = fpr_sub(t1[u], z1[u]);
+	}
+	for (u = 0; u < 2; u ++) {
+		fpr d_re = a[u], d_im = a[u + 2];
+
+		a[u] = fpr_sub(fpr_mul(d_re, tree[u]), fpr_mul(d_im, tree[u + 2]));
+		a[u + 2] = fpr_add(fpr_mul(d_re, tree[u + 2]),
+			fpr_mul(d_im, tree[u]));
+	}
+	for (u = 0; u < 4; u ++) {
+		a[u] = fpr_add(a[u], t0[u]);
+	}
+	split_n4(h, h + 2, a);
+	ffsamp_tree_n2(sc, y, y + 2, tree + 4, h, h + 2);
+	merge_n4(z0, y, y + 2);
+}
+
 /* With the tree: (z0, z1) sampled near (t0, t1). tmp: 2n fpr (recursive
    use included). z0, z1, t0, t1 are distinct. */
 static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
@@ -207,6 +265,10 @@ static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	size_t n = MKN(logn), hn = n >> 1;
 	const fpr *tree0, *tree1;
 
+	if (logn == 2) {
+		ffsamp_tree_n4(sc, z0, z1, tree, t0, t1);
+		return;
+	}
 	if (logn == 1) {
 		ffsamp_tree_n2(sc, z0, z1, tree, t0, t1);
 		return;
