@@ -71,6 +71,17 @@ const char *cli_opt_value(cli_args *a);
    without "=value". */
 void cli_opt_flag(cli_args *a);
 
+/*
+ * Table-driven scanning for subcommands whose options all take a value:
+ * for each "--name VALUE" (or "--name=VALUE") the entry with that name
+ * receives VALUE in *value (a later occurrence overrides an earlier
+ * one); any other option exits (code 2). The table ends with a NULL name.
+ */
+typedef struct {
+	const char *name;
+	const char **value;
+} cli_opt;
+void cli_parse_opts(int argc, char **argv, const cli_opt *opts);
 /* Global --backend value (given before the subcommand), or NULL. */
 extern const char *cli_global_backend;
 

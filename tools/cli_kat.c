@@ -151,28 +151,23 @@ static size_t kat_record(kat_ctx *c, unsigned count,
 
 int cli_cmd_kat(int argc, char **argv)
 {
-	cli_args a;
-	const char *opt, *out_path = NULL, *be_name = NULL, *degree = NULL;
+	const char *out_path = NULL, *be_name = NULL, *degree = NULL;
+	const char *count_str = NULL;
 	unsigned count = 100, i;
 	kat_ctx c;
 	fa_kat_drbg master;
 	uint8_t entropy[48], *seeds, **msgs;
 	FILE *out;
 
-	cli_args_init(&a, argc, argv);
-	while ((opt = cli_next_opt(&a)) != NULL) {
-		if (strcmp(opt, "--degree") == 0) {
-			degree = cli_opt_value(&a);
-		} else if (strcmp(opt, "--count") == 0) {
-			count = (unsigned)cli_parse_uint("--count",
-				cli_opt_value(&a), 1, KAT_MAX_COUNT);
-		} else if (strcmp(opt, "--out") == 0) {
-			out_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--backend") == 0) {
-			be_name = cli_opt_value(&a);
-		} else {
-			cli_fail(CLI_EXIT_ERROR, "kat: unknown option %s", opt);
-		}
+	const cli_opt opts[] = {
+		{ "--degree", &degree }, { "--count", &count_str },
+		{ "--out", &out_path }, { "--backend", &be_name }, { NULL, NULL }
+	};
+
+	cli_parse_opts(argc, argv, opts);
+	if (count_str != NULL) {
+		count = (unsigned)cli_parse_uint("--count", count_str, 1,
+			KAT_MAX_COUNT);
 	}
 	if (degree == NULL || out_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR, "kat: --degree and --out are required");

@@ -245,3 +245,25 @@ void cli_opt_flag(cli_args *a)
 			a->argv[0], a->name);
 	}
 }
+
+void cli_parse_opts(int argc, char **argv, const cli_opt *opts)
+{
+	cli_args a;
+	const char *opt;
+
+	cli_args_init(&a, argc, argv);
+	while ((opt = cli_next_opt(&a)) != NULL) {
+		const cli_opt *o;
+
+		for (o = opts; o->name != NULL; o ++) {
+			if (strcmp(opt, o->name) == 0) {
+				break;
+			}
+		}
+		if (o->name == NULL) {
+			cli_fail(CLI_EXIT_ERROR, "%s: unknown option %s",
+				argv[0], opt);
+		}
+		*o->value = cli_opt_value(&a);
+	}
+}

@@ -36,8 +36,7 @@ static const char usage_text[] =
    OS random source. */
 int cli_cmd_keygen(int argc, char **argv)
 {
-	cli_args a;
-	const char *opt, *seed_hex = NULL, *sk_path = NULL, *pk_path = NULL;
+	const char *seed_hex = NULL, *sk_path = NULL, *pk_path = NULL;
 	const char *be_name = NULL, *degree = NULL;
 	fa_shake256_ctx rng;
 	const fa_backend *be;
@@ -46,22 +45,13 @@ int cli_cmd_keygen(int argc, char **argv)
 	size_t sk_len, pk_len, tmp_len;
 	int rc;
 
-	cli_args_init(&a, argc, argv);
-	while ((opt = cli_next_opt(&a)) != NULL) {
-		if (strcmp(opt, "--degree") == 0) {
-			degree = cli_opt_value(&a);
-		} else if (strcmp(opt, "--seed") == 0) {
-			seed_hex = cli_opt_value(&a);
-		} else if (strcmp(opt, "--sk") == 0) {
-			sk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--pk") == 0) {
-			pk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--backend") == 0) {
-			be_name = cli_opt_value(&a);
-		} else {
-			cli_fail(CLI_EXIT_ERROR, "keygen: unknown option %s", opt);
-		}
-	}
+	const cli_opt opts[] = {
+		{ "--degree", &degree }, { "--seed", &seed_hex },
+		{ "--sk", &sk_path }, { "--pk", &pk_path },
+		{ "--backend", &be_name }, { NULL, NULL }
+	};
+
+	cli_parse_opts(argc, argv, opts);
 	if (degree == NULL || sk_path == NULL || pk_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR,
 			"keygen: --degree, --sk and --pk are required");
@@ -121,25 +111,18 @@ static unsigned object_logn(const uint8_t *obj, size_t len, const char *cmd,
 
 int cli_cmd_pubkey(int argc, char **argv)
 {
-	cli_args a;
-	const char *opt, *sk_path = NULL, *pk_path = NULL, *be_name = NULL;
+	const char *sk_path = NULL, *pk_path = NULL, *be_name = NULL;
 	uint8_t *sk, *pk, *tmp;
 	size_t sk_len, pk_len, tmp_len;
 	unsigned logn;
 	int rc;
 
-	cli_args_init(&a, argc, argv);
-	while ((opt = cli_next_opt(&a)) != NULL) {
-		if (strcmp(opt, "--sk") == 0) {
-			sk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--pk") == 0) {
-			pk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--backend") == 0) {
-			be_name = cli_opt_value(&a);
-		} else {
-			cli_fail(CLI_EXIT_ERROR, "pubkey: unknown option %s", opt);
-		}
-	}
+	const cli_opt opts[] = {
+		{ "--sk", &sk_path }, { "--pk", &pk_path },
+		{ "--backend", &be_name }, { NULL, NULL }
+	};
+
+	cli_parse_opts(argc, argv, opts);
 	if (sk_path == NULL || pk_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR, "pubkey: --sk and --pk are required");
 	}
@@ -194,9 +177,8 @@ static size_t max_sig_size(unsigned logn)
 
 int cli_cmd_sign(int argc, char **argv)
 {
-	cli_args a;
-	const char *opt, *sk_path = NULL, *in_path = NULL, *out_path = NULL;
-	const char *be_name = NULL;
+	const char *sk_path = NULL, *in_path = NULL, *out_path = NULL;
+	const char *be_name = NULL, *format_name = NULL;
 	int format = FA_SIG_COMPRESSED, rc;
 	const fa_backend *be;
 	fa_shake256_ctx rng;
@@ -204,21 +186,15 @@ int cli_cmd_sign(int argc, char **argv)
 	size_t sk_len, msg_len, sig_len, tmp_len;
 	unsigned logn;
 
-	cli_args_init(&a, argc, argv);
-	while ((opt = cli_next_opt(&a)) != NULL) {
-		if (strcmp(opt, "--sk") == 0) {
-			sk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--format") == 0) {
-			format = parse_format(cli_opt_value(&a));
-		} else if (strcmp(opt, "--in") == 0) {
-			in_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--out") == 0) {
-			out_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--backend") == 0) {
-			be_name = cli_opt_value(&a);
-		} else {
-			cli_fail(CLI_EXIT_ERROR, "sign: unknown option %s", opt);
-		}
+	const cli_opt opts[] = {
+		{ "--sk", &sk_path }, { "--format", &format_name },
+		{ "--in", &in_path }, { "--out", &out_path },
+		{ "--backend", &be_name }, { NULL, NULL }
+	};
+
+	cli_parse_opts(argc, argv, opts);
+	if (format_name != NULL) {
+		format = parse_format(format_name);
 	}
 	if (sk_path == NULL || out_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR, "sign: --sk and --out are required");
@@ -251,8 +227,7 @@ int cli_cmd_sign(int argc, char **argv)
 
 int cli_cmd_verify(int argc, char **argv)
 {
-	cli_args a;
-	const char *opt, *pk_path = NULL, *sig_path = NULL, *in_path = NULL;
+	const char *pk_path = NULL, *sig_path = NULL, *in_path = NULL;
 	const char *be_name = NULL;
 	const fa_backend *be;
 	uint8_t *pk, *sig, *msg, *tmp;
@@ -260,20 +235,12 @@ int cli_cmd_verify(int argc, char **argv)
 	unsigned logn;
 	int rc;
 
-	cli_args_init(&a, argc, argv);
-	while ((opt = cli_next_opt(&a)) != NULL) {
-		if (strcmp(opt, "--pk") == 0) {
-			pk_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--sig") == 0) {
-			sig_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--in") == 0) {
-			in_path = cli_opt_value(&a);
-		} else if (strcmp(opt, "--backend") == 0) {
-			be_name = cli_opt_value(&a);
-		} else {
-			cli_fail(CLI_EXIT_ERROR, "verify: unknown option %s", opt);
-		}
-	}
+	const cli_opt opts[] = {
+		{ "--pk", &pk_path }, { "--sig", &sig_path },
+		{ "--in", &in_path }, { "--backend", &be_name }, { NULL, NULL }
+	};
+
+	cli_parse_opts(argc, argv, opts);
 	if (pk_path == NULL || sig_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR, "verify: --pk and --sig are required");
 	}
