@@ -88,6 +88,9 @@ typedef struct {
 } fa_prng;
 
 void fa_prng_init(fa_prng *p, fa_shake256_ctx *src);
+/* The seeding half of fa_prng_init: the caller then fills the buffer
+   with a prng_refill kernel (any backend: they are all equal). */
+void fa_prng_seed(fa_prng *p, fa_shake256_ctx *src);
 void fa_prng_refill_portable(fa_prng *p);
 
 typedef struct fa_sampler_ctx {

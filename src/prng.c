@@ -87,8 +87,13 @@ void fa_prng_refill_portable(fa_prng *p)
 	p->ptr = 0;
 }
 
-void fa_prng_init(fa_prng *p, fa_shake256_ctx *src)
+void fa_prng_seed(fa_prng *p, fa_shake256_ctx *src)
 {
 	fa_shake256_extract(src, p->state, sizeof p->state);
+}
+
+void fa_prng_init(fa_prng *p, fa_shake256_ctx *src)
+{
+	fa_prng_seed(p, src);
 	fa_prng_refill_portable(p);
 }

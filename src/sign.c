@@ -409,7 +409,8 @@ static void sampler_init(fa_sampler_ctx *sc, fa_shake256_ctx *rng,
 {
 	sc->k = k;
 	sc->sigma_min = fpr_from_bits(fa_sigma_min[logn]);
-	fa_prng_init(&sc->p, rng);
+	fa_prng_seed(&sc->p, rng);
+	k->prng_refill(&sc->p);
 }
 
 /* One attempt with the expanded key. tmp: 8n fpr. */
