@@ -275,10 +275,17 @@ static inline int ber_exp(fa_prng *p, fpr x, uint64_t zccs)
  * the rejected trials leave no state but the position. The bytes
  * consumed, and the results, are those of the sequential loop.
  *
- * A slot is usable when ptr + 11(j + 1) <= 511: its 64-bit read then
- * starts at most at 500 < 503 (the refill rule of prng_u64) and none of
- * its bytes is the buffer's last one (whose read triggers a refill).
- * Slots beyond are computed on zero padding and ignored.
+ * Buffer boundary. A slot is usable when ptr + 11(j + 1) <= 512: its
+ * 64-bit read then starts at most at 501 < 503 (the refill rule of
+ * prng_u64). A slot may end exactly at the end of the buffer; reading
+ * the last byte triggers a refill, so a position that reaches 512 is
+ * followed by a refill (advance()). Slots beyond the usable ones are
+ * computed on zero padding and ignored. When fewer than 9 bytes remain
+ * (ptr >= 503), the next trial's first read, a 64-bit one, would refill
+ * before reading anything: the refill is then done first and the trial
+ * starts in slot 0 of the new buffer (refill_if_short()). Only a trial
+ * starting at 502 (its first BerExp byte is in the next buffer) runs
+ * the one-trial sequential code.
  */
 #define TRIAL_BYTES 11
 #define NSLOT 8
@@ -287,9 +294,27 @@ static inline int ber_exp(fa_prng *p, fpr x, uint64_t zccs)
 /* Slots usable from the current position (0..NSLOT). */
 static inline unsigned usable_slots(const fa_prng *p)
 {
-	size_t room = (sizeof p->buf - 1 - p->ptr) / TRIAL_BYTES;
+	size_t room = (sizeof p->buf - p->ptr) / TRIAL_BYTES;
 
 	return room < NSLOT ? (unsigned)room : NSLOT;
+}
+
+/* Set the position after bytes read; the end of the buffer refills. */
+static inline void advance(fa_prng *p, size_t ptr)
+{
+	p->ptr = ptr;
+	if (ptr == sizeof p->buf) {
+		fa_prng_refill_avx2(p);
+	}
+}
+
+/* Before a trial: a 64-bit read with fewer than 9 bytes left refills
+   first, so the refill may as well happen now. */
+static inline void refill_if_short(fa_prng *p)
+{
+	if (p->ptr >= sizeof p->buf - 9) {
+		fa_prng_refill_avx2(p);
+	}
 }
 
 /* The per-slot values that do not depend on the centre. */
@@ -531,7 +556,7 @@ static int finish_slot(fa_prng *p, size_t base, uint32_t k, int slow,
 	const call_params *cp, const double *rv, const int32_t *sv)
 {
 	if (!slow) {
-		p->ptr = base + TRIAL_BYTES * (size_t)(k + 1);
+		advance(p, base + TRIAL_BYTES * (size_t)(k + 1));
 		return 1;
 	}
 	FA_AVX2_COUNT_EXACT();
@@ -549,10 +574,12 @@ static int loop_from_here(fa_prng *p, const call_params *cp)
 	int32_t sv[4];
 
 	for (;;) {
-		unsigned ns = usable_slots(p);
+		unsigned ns;
 		int z0, b, z;
 		fpr x;
 
+		refill_if_short(p);
+		ns = usable_slots(p);
 		if (cp->fast && ns > 0) {
 			const uint8_t *t = p->buf + p->ptr;
 			size_t base = p->ptr;
@@ -572,7 +599,7 @@ static int loop_from_here(fa_prng *p, const call_params *cp)
 				stop &= (1u << ns) - 1;
 			}
 			if (stop == 0) {
-				p->ptr = base + TRIAL_BYTES * (ns < 4 ? ns : 4);
+				advance(p, base + TRIAL_BYTES * (ns < 4 ? ns : 4));
 				continue;
 			}
 			k = (uint32_t)__builtin_ctz(stop);
@@ -617,16 +644,20 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 {
 	fa_prng *p = &sc->p;
 	uint8_t pad[SLOT_SPAN];
-	const uint8_t *t = p->buf + p->ptr;
+	const uint8_t *t;
 	call_params ca, cb;
 	slot_vals v;
 	double rva[4], rvb[8];
 	int32_t sva[4], svb[8];
 	uint32_t stop_a, slow_a, stop_b, slow_b, sb1, wb1, valid, ka, kb;
-	unsigned ns = usable_slots(p);
-	size_t base = p->ptr;
+	unsigned ns;
+	size_t base;
 	int sa, sbi;
 
+	refill_if_short(p);
+	ns = usable_slots(p);
+	base = p->ptr;
+	t = p->buf + base;
 	call_init(&ca, &sa, mu0, isigma, sc->sigma_min);
 	call_init(&cb, &sbi, mu1, isigma, sc->sigma_min);
 	if (ns == 0 || !ca.fast) {
@@ -656,7 +687,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	/* call A */
 	stop_a &= valid;
 	if (stop_a == 0) {
-		p->ptr = base + TRIAL_BYTES * (ns < 4 ? ns : 4);
+		advance(p, base + TRIAL_BYTES * (ns < 4 ? ns : 4));
 		z[0] = sa + loop_from_here(p, &ca);
 		z[1] = sbi + loop_from_here(p, &cb);
 		return;
@@ -676,7 +707,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	/* call B, from slot ka + 1 */
 	stop_b &= valid & (0xFFu << (ka + 1));
 	if (stop_b == 0) {
-		p->ptr = base + TRIAL_BYTES * ns;
+		advance(p, base + TRIAL_BYTES * ns);
 		z[1] = sbi + loop_from_here(p, &cb);
 		return;
 	}
