@@ -88,6 +88,9 @@ typedef struct {
 } fa_prng;
 
 void fa_prng_init(fa_prng *p, fa_shake256_ctx *src);
+/* The next 8 bytes of a flipped SHAKE256 context as a little-endian
+   64-bit value (the same bytes as fa_shake256_extract(sc, b, 8)). */
+uint64_t fa_shake256_extract_u64(fa_shake256_ctx *sc);
 /* The seeding half of fa_prng_init: the caller then fills the buffer
    with a prng_refill kernel (any backend: they are all equal). */
 void fa_prng_seed(fa_prng *p, fa_shake256_ctx *src);

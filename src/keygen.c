@@ -18,17 +18,9 @@
 
 #include "inner.h"
 
-static uint64_t rng_u64(fa_shake256_ctx *rng)
+static inline uint64_t rng_u64(fa_shake256_ctx *rng)
 {
-	uint8_t b[8];
-	uint64_t x = 0;
-	int i;
-
-	fa_shake256_extract(rng, b, sizeof b);
-	for (i = 7; i >= 0; i --) {
-		x = (x << 8) | b[i];
-	}
-	return x;
+	return fa_shake256_extract_u64(rng);
 }
 
 /*

@@ -279,6 +279,29 @@ fa_shake256_extract(fa_shake256_ctx *sc, void *out, size_t len)
 	sc->dptr = dptr;
 }
 
+uint64_t
+fa_shake256_extract_u64(fa_shake256_ctx *sc)
+{
+	uint64_t x;
+
+	if (sc->dptr == SHAKE256_RATE) {
+		keccak_f1600(sc->st);
+		sc->dptr = 0;
+	}
+	if ((sc->dptr & 7) == 0) {
+		/* the next 8 output bytes are one whole lane, little-endian */
+		x = sc->st[sc->dptr >> 3];
+		sc->dptr += 8;
+		return x;
+	}
+	{
+		uint8_t b[8];
+
+		fa_shake256_extract(sc, b, sizeof b);
+		return load_le64(b);
+	}
+}
+
 void
 fa_shake256_init_prng_from_seed(fa_shake256_ctx *sc,
 	const void *seed, size_t seed_len)
