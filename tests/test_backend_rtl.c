@@ -2,7 +2,8 @@
  * test_backend_rtl.c -- the "rtl" backend (Verilated RTL behind the kernel
  * seam) against the portable kernels, bit for bit: FFT, iFFT and every
  * vector op for logn = 1..10, NTT / iNTT / pointwise product for logn =
- * 1..10, plus a refused request (bad op) seen through the driver.
+ * 1..10, plus a refused request (bad op) seen through the driver, and
+ * two threads using the device at once (the backend serialises them).
  * Without the rtl backend built, it checks that "rtl" is not registered.
  */
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "inner.h"
 #include "test_util.h"
 #include <stdlib.h>
+#include <pthread.h>
 
 #ifdef FA_HAVE_BACKEND_RTL
 #include "fa_rtl.h"
@@ -111,6 +113,65 @@ static void test_driver_errors(void)
 	CHECK(t.wr(t.ctx, FA_RTL_REG_CTRL, FA_RTL_CTRL_CLEAR_MASK) == 0, "clear");
 }
 
+/* Two threads, each running FFT + iFFT and NTT + iNTT on its own data
+   through the device while the other does the same; every result must
+   equal the portable kernel's. */
+typedef struct {
+	uint64_t seed;
+	int ok;
+} thread_job;
+
+static void *concurrent_worker(void *arg)
+{
+	thread_job *job = arg;
+	static __thread fpr x[512], y[512];
+	static __thread uint16_t u[512], v[512];
+	int round;
+	size_t i;
+
+	job->ok = 1;
+	for (round = 0; round < 6; round ++) {
+		for (i = 0; i < 512; i ++) {
+			int64_t w = (int64_t)(tu_rand64(&job->seed) >> 20)
+				- ((int64_t)1 << 43);
+
+			x[i] = y[i] = fpr_scaled(w, -23);
+			u[i] = v[i] = (uint16_t)(tu_rand64(&job->seed) % FA_Q);
+		}
+		fa_backend_rtl.fft(x, 9);
+		fa_fft_portable(y, 9);
+		job->ok &= same(x, y, 512);
+		fa_backend_rtl.ifft(x, 9);
+		fa_ifft_portable(y, 9);
+		job->ok &= same(x, y, 512);
+		fa_backend_rtl.mq_ntt(u, 9);
+		fa_mq_ntt_portable(v, 9);
+		job->ok &= memcmp(u, v, sizeof u) == 0;
+		fa_backend_rtl.mq_intt(u, 9);
+		fa_mq_intt_portable(v, 9);
+		job->ok &= memcmp(u, v, sizeof u) == 0;
+	}
+	return NULL;
+}
+
+static void test_concurrent(void)
+{
+	pthread_t th[2];
+	thread_job job[2] = { { 0x1111, 0 }, { 0x2222, 0 } };
+	int i, started = 0;
+
+	for (i = 0; i < 2; i ++) {
+		started += pthread_create(&th[i], NULL, concurrent_worker,
+			&job[i]) == 0;
+	}
+	CHECK(started == 2, "threads started");
+	for (i = 0; i < started; i ++) {
+		pthread_join(th[i], NULL);
+	}
+	CHECK(started == 2 && job[0].ok && job[1].ok,
+		"two threads on the device: results equal the portable kernels");
+}
+
 int main(void)
 {
 	const struct fa_kernels *r = &fa_backend_rtl;
@@ -123,6 +184,7 @@ int main(void)
 	test_fpr_ops(r);
 	test_mq_ops(r);
 	test_driver_errors();
+	test_concurrent();
 	return tu_finish("test_backend_rtl");
 }
 
