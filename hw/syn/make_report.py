@@ -6,6 +6,8 @@ hw/build/syn (or $FA_SYN_OUT):
   P<P>.stat / P<P>.ltp / P<P>.il / P<P>.time     flattened synth_xilinx
   H<P>.stat / H<P>.ltp / H<P>.json / H<P>.time   hierarchical synth_xilinx
   cycles-P<P>.json                               Verilated cycle counts
+  delay-<name>.json                              ABC9 delay estimates
+                                                 (hw/syn/abc9_delay.sh)
 
 Usage: python3 hw/syn/make_report.py            print the tables
        python3 hw/syn/make_report.py --write    replace the part of
@@ -289,6 +291,59 @@ def ltp_tables():
     return "\n".join(flat) + "\n\n" + "\n".join(mods) + note
 
 
+# ---------------------------------------------------- ABC9 delay estimates
+DELAY_NAMES = [("fp64_add", "fp64_add"), ("fp64_mul", "fp64_mul"),
+               ("fft_cmul", "fft_cmul"), ("fft_bf", "fft_bf"),
+               ("ntt_modmul", "ntt_modmul"), ("ntt_bf", "ntt_bf"),
+               ("tf_core_fft", "tf_core (FFT, P = 4)"),
+               ("tf_core_ntt", "tf_core (NTT, P = 4)"),
+               ("top", "falcon_accel_top (own logic, P = 4)")]
+DELAY_TARGET_PS = 6500
+
+
+def delay_table():
+    head = ("The figure is ABC9's *estimate* of the longest register-to-register "
+            "path of each module (Yosys 0.23 `synth_xilinx -family xc7 -abc9`, "
+            "hierarchical; `hw/syn/abc9_delay.sh`): Yosys' xc7 cell delays "
+            "(LUT, CARRY4, MUXF7/8, DSP48E1) plus a fixed 300 ps per net, with "
+            "no placement, no real routing, no clock skew or setup. Real "
+            "routing on an Artix-7 (-1) adds substantially, so 1e6 / estimate "
+            "is an **upper bound** on Fmax before routing, not a timing "
+            "closure. Paths that cross a module boundary are cut at the port "
+            "(each side is estimated in its own module); for tf_core and the "
+            "top, the lanes, ROMs, RAMs and engines are black boxes whose "
+            "outputs count as arriving at 0 ps (a block-RAM clock-to-out, "
+            "about 2 ns, is not included). Target: %.1f ns estimated per "
+            "module, leaving about 3.5 ns of a 10 ns (100 MHz) period for "
+            "routing." % (DELAY_TARGET_PS / 1000.0))
+    rows = ["| module | estimated longest path, own logic (ps) "
+            "| incl. submodules: max (ps), in "
+            "| Fmax upper bound before routing = 1e6 / max (MHz) "
+            "| <= %.1f ns |" % (DELAY_TARGET_PS / 1000.0),
+            "|---|---|---|---|---|"]
+    seen = False
+    for key, label in DELAY_NAMES:
+        t = read_text("delay-%s.json" % key)
+        try:
+            d = json.loads(t) if t else None
+        except ValueError:
+            d = None
+        own = d.get("own_ps") if d else None
+        if not own:
+            rows.append("| %s | not measured | | | |" % label)
+            continue
+        seen = True
+        mx = max(d.get("max_ps") or own, own)
+        sub = ("%s, %s" % (fmt_int(mx), d.get("max_module", "?"))
+               if mx > own else "-")
+        rows.append("| %s | %s | %s | %.0f | %s |" % (
+            label, fmt_int(own), sub, 1e6 / mx,
+            "yes" if mx <= DELAY_TARGET_PS else "**no**"))
+    if not seen:
+        return "Delay estimates: not measured (run hw/syn/abc9_delay.sh)."
+    return head + "\n\n" + "\n".join(rows)
+
+
 # ------------------------------------------------------------------ cycles
 def load_cycles():
     res = {}
@@ -385,6 +440,8 @@ def generated():
         "### Longest combinational path (Yosys `ltp -noff` over the "
         "combinational Xilinx cells)",
         ltp_tables(),
+        "### Estimated longest path (ABC9, ps) per module",
+        delay_table(),
         "### Cycles (Verilated RTL through the driver, hw/syn/rtl_cycles.sh)",
         cycles_tables(load_cycles())])
 

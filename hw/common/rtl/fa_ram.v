@@ -16,6 +16,7 @@ module fa_ram #(
 	input  wire [W-1:0]  wdata
 );
 	localparam LW = W / NL;
+	(* ram_style = "block" *)
 	reg [W-1:0] mem [0:DEPTH-1];
 	integer i;
 	always @(posedge clk) begin

@@ -29,7 +29,7 @@ module tf_core #(
 	parameter LP = 2,            // log2(P)
 	parameter W = 128,           // word width
 	parameter MAXL = 9,          // log2 of the largest N
-	parameter LAT = 10           // lane latency
+	parameter LAT = 10           // butterfly (fft_bf / ntt_bf) latency
 ) (
 	input  wire          clk,
 	input  wire          rst,
@@ -59,6 +59,10 @@ module tf_core #(
 	localparam DEPTH = 1 << AW;
 	localparam NL = (W >= 32) ? W / 32 : 1;
 	localparam CW = MAXL + 1;    // counters
+	// A lane = one register stage on the butterfly inputs (cuts the path
+	// bank RAM -> read crossbar -> butterfly) + the butterfly: LT cycles
+	// from the RAM read data to the results.
+	localparam LT = LAT + 1;
 
 	// ---------------------------------------------------------------- map
 	function [LNB-1:0] bank_of(input [MAXL-1:0] a, input [3:0] L);
@@ -80,18 +84,44 @@ module tf_core #(
 		end
 	endfunction
 
+	// pick(v, i): word i of the 2*NB words of W bits in v; pick_a(v, i):
+	// word i of the NB words of AW bits in v. Both are trees of 2:1 muxes
+	// on the bits of i, so every part-select has a constant index.
+	function [W-1:0] pick(input [2*NB*W-1:0] v, input [LNB:0] i);
+		reg [2*NB*W-1:0] t;
+		integer lv, j;
+		begin
+			t = v;
+			for (lv = 0; lv <= LNB; lv = lv + 1)
+				for (j = 0; j < ((2 * NB) >> (lv + 1)); j = j + 1)
+					t[j*W +: W] = i[lv] ? t[(2*j+1)*W +: W] : t[(2*j)*W +: W];
+			pick = t[0 +: W];
+		end
+	endfunction
+	function [AW-1:0] pick_a(input [NB*AW-1:0] v, input [LNB-1:0] i);
+		reg [NB*AW-1:0] t;
+		integer lv, j;
+		begin
+			t = v;
+			for (lv = 0; lv < LNB; lv = lv + 1)
+				for (j = 0; j < (NB >> (lv + 1)); j = j + 1)
+					t[j*AW +: AW] = i[lv] ? t[(2*j+1)*AW +: AW] : t[(2*j)*AW +: AW];
+			pick_a = t[0 +: AW];
+		end
+	endfunction
+
 	// ---------------------------------------------------------- sequencer
 	reg          r_inv, r_vop;
 	reg  [2:0]   r_vsel;
 	reg  [3:0]   r_L, r_k;
 	reg  [63:0]  r_const;
 	reg  [CW-1:0] r_c;
-	reg          issuing, last_level;
+	reg          issuing;
 	wire [CW-1:0] nN = {{(CW-1){1'b0}}, 1'b1} << r_L;          // N
 	wire [CW-1:0] count = r_vop ? nN : (nN >> 1);              // items per level
 	wire [CW-1:0] ncyc = ((count >> LP) == 0) ? 1 : (count >> LP);
-	reg  [LAT:0] vpipe;                                       // valid of each stage
-	reg  [CW-1:0] cpipe [0:LAT];
+	reg  [LT:0] vpipe;                                       // valid of each stage
+	reg  [CW-1:0] cpipe [0:LT];
 	wire         drained = (vpipe == 0);
 	integer       s;
 
@@ -103,9 +133,9 @@ module tf_core #(
 			sel <= 1'b0;
 			vpipe <= 0;
 		end else begin
-			vpipe <= {vpipe[LAT-1:0], issuing};
+			vpipe <= {vpipe[LT-1:0], issuing};
 			cpipe[0] <= r_c;
-			for (s = 1; s <= LAT; s = s + 1)
+			for (s = 1; s <= LT; s = s + 1)
 				cpipe[s] <= cpipe[s-1];
 			if (!busy) begin
 				if (start) begin
@@ -150,7 +180,7 @@ module tf_core #(
 	reg  [MAXL-1:0] wa0 [0:P-1], wa1 [0:P-1];
 	reg  [P-1:0]    wact;
 	reg  [9:0]      twi [0:P-1];
-	wire [CW-1:0]   cw = cpipe[LAT];
+	wire [CW-1:0]   cw = cpipe[LT];
 	wire [CW-1:0]   half = nN >> 1;
 	integer l;
 	reg  [CW-1:0]   p, pw;
@@ -169,7 +199,7 @@ module tf_core #(
 			twi[l] = ((KIND == 0) ? (10'd2 << r_k) : (10'd1 << r_k))
 				| (p[9:0] & ((10'd1 << r_k) - 10'd1));
 			pw = (cw << LP) + l;
-			wact[l] = vpipe[LAT] && (pw < count);
+			wact[l] = vpipe[LT] && (pw < count);
 			if (r_vop) begin
 				wa0[l] = pw; wa1[l] = pw;
 			end else if (!r_inv) begin
@@ -181,62 +211,127 @@ module tf_core #(
 	end
 
 	// ------------------------------------------------------------- banks
-	// Flattened arrays: (buffer bf, bank b) is entry bf*NB + b.
-	// Read port k = 2*l + s (s = 0: ra0, s = 1: ra1) of lane l.
-	wire [2*NB*W-1:0]  rd_f;
-	reg  [2*NB*AW-1:0] raddr_f, waddr_f;
-	reg  [2*NB*W-1:0]  wdat_f;
-	reg  [2*NB*NL-1:0] wen_f;
+	// Entry e = bf*NB + b is bank b of buffer bf (2*NB RAMs). Port k = 2*l + s
+	// of lane l: s = 0 reads ra0 / writes wa0 with o0, s = 1 reads ra1 /
+	// writes wa1 with o1 (vector ops write only s = 0).
+	//
+	// The crossbars are written per RAM (read side) and per bank (write
+	// side), so every index into a wide vector is a constant: each entry
+	// compares the {buffer, bank} computed by every port with its own
+	// number and selects the hitting port's word. (Writing it per port, as
+	// `vec[e*W +: W] = ...` with e computed from the address, makes the
+	// synthesis tool build a full-width shifter per port.) In a real
+	// schedule at most one port hits an entry (see the banking above); where
+	// several would, the highest port number wins and the host port wins
+	// over all of them, as in a sequential loop over the ports.
+	//
+	// Write side: in any cycle at most one buffer of a bank is written -- a
+	// transform level writes only buffer ~sel, a vector op only buffer sel,
+	// and the host writes only while the engine is idle (no level in
+	// flight: !busy implies !issuing and no valid pipeline stage). So both
+	// buffers of bank b share one write word and data (g_bank[b]); each
+	// buffer has its own write enable.
+	localparam NP = 2 * P;      // ports
+	localparam TW = LNB + 1;    // {buffer, bank}
+	wire [2*NB*W-1:0]  rd_f;    // RAM outputs, entry e at [e*W +: W]
+	wire [NP*TW-1:0]   pidx;    // {buffer, bank} read by port k
+	reg  [NP*TW-1:0]   pidx_q;
+	wire [NP*AW-1:0]   rword;   // word read by port k
+	wire [NP-1:0]      ron;     // read port k active
+	wire [NP*LNB-1:0]  wbank;   // bank written by port k
+	wire [NP*AW-1:0]   wword;   // word written by port k
+	wire [NP-1:0]      won;     // write port k active
+	wire [NP*W-1:0]    wsrc;    // data written by port k
 	wire [P*W-1:0]     o0_f, o1_f;
-	reg  [2*P*(LNB+1)-1:0] pidx, pidx_q;   // {buffer, bank} of each read port
-	integer bf, b, k, e;
-	reg [MAXL-1:0] a_t;
-	reg [LNB-1:0]  bk;
-	reg [LNB-1:0]  hb;
+	wire [NB*AW-1:0]   bwaddr;  // write word of bank b (both buffers)
+	wire [NB*W-1:0]    bwdata;  // write data of bank b
+	wire [NB-1:0]      bweng;   // the engine writes bank b (buffer ebuf)
+	wire [NB-1:0]      bwhost;  // the host writes bank b (buffer hphys)
+	wire nsel = ~sel;
+	wire ebuf = r_vop ? sel : nsel;      // buffer the engine writes
+	// host access (only while the sequencer is idle)
+	wire [LNB-1:0] hb = bank_of(h_slot, c_L);
+	wire [AW-1:0]  hword_a = loc_of(h_slot, c_L);
 	wire hphys = h_buf ^ sel;
-	wire nsel = ~sel;           // 1-bit (no widening inside integer context)
-	always @(*) begin
-		raddr_f = 0; waddr_f = 0; wdat_f = 0; wen_f = 0; pidx = 0;
-		for (k = 0; k < 2 * P; k = k + 1) begin
-			a_t = (k & 1) ? ra1[k >> 1] : ra0[k >> 1];
-			bk = bank_of(a_t, r_L);
-			bf = (r_vop && (k & 1)) ? nsel : sel;
-			pidx[k*(LNB+1) +: LNB+1] = {bf[0], bk};
-			e = bf * NB + bk;
-			if (ract[k >> 1])
-				raddr_f[e*AW +: AW] = loc_of(a_t, r_L);
-		end
-		for (k = 0; k < 2 * P; k = k + 1) begin
-			a_t = (k & 1) ? wa1[k >> 1] : wa0[k >> 1];
-			if (wact[k >> 1] && !(r_vop && (k & 1))) begin
-				bk = bank_of(a_t, r_L);
-				bf = r_vop ? sel : nsel;
-				e = bf * NB + bk;
-				waddr_f[e*AW +: AW] = loc_of(a_t, r_L);
-				wdat_f[e*W +: W] = (k & 1) ? o1_f[(k >> 1)*W +: W] : o0_f[(k >> 1)*W +: W];
-				wen_f[e*NL +: NL] = {NL{1'b1}};
-			end
-		end
-		// host access (the sequencer is idle)
-		hb = bank_of(h_slot, c_L);
-		if (!busy && h_en) begin
-			e = hphys * NB + hb;
-			raddr_f[e*AW +: AW] = loc_of(h_slot, c_L);
-			if (h_we) begin
-				waddr_f[e*AW +: AW] = loc_of(h_slot, c_L);
-				wdat_f[e*W +: W] = {NL{h_wdata[((W < 32) ? W : 32)-1:0]}};
-				wen_f[e*NL +: NL] = (NL == 1) ? 1'b1 : ({{(NL-1){1'b0}}, 1'b1} << h_lane);
-			end
-		end
-	end
-
-	genvar ge;
+	wire hrd = !busy && h_en;            // host addresses entry {hphys, hb}
+	wire hwr = hrd && h_we;              // ... and writes it
+	wire [W-1:0] hdata = {NL{h_wdata[((W < 32) ? W : 32)-1:0]}};
+	wire [NL-1:0] hmask;
 	generate
+		if (NL == 1) begin : g_hm1
+			assign hmask = 1'b1;
+		end else begin : g_hmn
+			assign hmask = {{(NL-1){1'b0}}, 1'b1} << h_lane;
+		end
+	endgenerate
+
+	genvar gk, ge, gb;
+	generate
+		for (gk = 0; gk < NP; gk = gk + 1) begin : g_port
+			wire [MAXL-1:0] ra = (gk % 2) ? ra1[gk / 2] : ra0[gk / 2];
+			wire [MAXL-1:0] wa = (gk % 2) ? wa1[gk / 2] : wa0[gk / 2];
+			// a vector op reads B[i] (buffer ~sel) on the s = 1 port
+			wire rbf = (r_vop && (gk % 2)) ? nsel : sel;
+			assign pidx[gk*TW +: TW] = {rbf, bank_of(ra, r_L)};
+			assign rword[gk*AW +: AW] = loc_of(ra, r_L);
+			assign ron[gk] = ract[gk / 2];
+			assign wbank[gk*LNB +: LNB] = bank_of(wa, r_L);
+			assign wword[gk*AW +: AW] = loc_of(wa, r_L);
+			assign won[gk] = wact[gk / 2] && !(r_vop && (gk % 2));
+			assign wsrc[gk*W +: W] = (gk % 2) ? o1_f[(gk/2)*W +: W] : o0_f[(gk/2)*W +: W];
+		end
+
+		// write side: one word / data per bank, shared by both buffers
+		for (gb = 0; gb < NB; gb = gb + 1) begin : g_bank
+			wire [NP-1:0] hit;          // engine ports writing bank gb
+			for (gk = 0; gk < NP; gk = gk + 1) begin : g_hit
+				assign hit[gk] = won[gk] && (wbank[gk*LNB +: LNB] == gb);
+			end
+			wire hhit = hwr && (hb == gb);
+			reg [LP:0]   kw;            // highest port writing bank gb
+			reg [AW-1:0] waddr;
+			reg [W-1:0]  wdata;
+			integer i;
+			always @(*) begin
+				kw = 0;
+				for (i = 1; i < NP; i = i + 1)
+					if (hit[i])
+						kw = i;
+				waddr = hhit ? hword_a : pick_a(wword, kw);
+				// wsrc holds NP = NB words: the upper half of pick's input is 0
+				wdata = hhit ? hdata : pick({{(NB*W){1'b0}}, wsrc}, {1'b0, kw});
+			end
+			assign bweng[gb] = |hit;
+			assign bwhost[gb] = hhit;
+			assign bwaddr[gb*AW +: AW] = waddr;
+			assign bwdata[gb*W +: W] = wdata;
+		end
+
+		// read side and write enables: one per RAM
 		for (ge = 0; ge < 2 * NB; ge = ge + 1) begin : g_ram
+			wire [NP-1:0] hit;          // read ports addressing entry ge
+			for (gk = 0; gk < NP; gk = gk + 1) begin : g_hit
+				assign hit[gk] = ron[gk] && (pidx[gk*TW +: TW] == ge);
+			end
+			reg [AW-1:0] raddr;
+			integer i;
+			always @(*) begin
+				raddr = 0;
+				for (i = 0; i < NP; i = i + 1)
+					if (hit[i] && (hit >> (i + 1)) == 0)
+						raddr = raddr | rword[i*AW +: AW];
+				if (hrd && {hphys, hb} == ge)
+					raddr = hword_a;
+			end
+			wire mine = ((ge / NB) != 0) == ebuf;
+			wire hmine = ((ge / NB) != 0) == hphys;
+			wire [NL-1:0] we =
+				(bwhost[ge % NB] && hmine) ? hmask :
+				(bweng[ge % NB] && mine) ? {NL{1'b1}} : {NL{1'b0}};
 			fa_ram #(.W(W), .DEPTH(DEPTH), .AW(AW), .NL(NL)) ram (
-				.clk(clk), .raddr(raddr_f[ge*AW +: AW]), .rdata(rd_f[ge*W +: W]),
-				.we(wen_f[ge*NL +: NL]), .waddr(waddr_f[ge*AW +: AW]),
-				.wdata(wdat_f[ge*W +: W]));
+				.clk(clk), .raddr(raddr), .rdata(rd_f[ge*W +: W]),
+				.we(we), .waddr(bwaddr[(ge % NB)*AW +: AW]),
+				.wdata(bwdata[(ge % NB)*W +: W]));
 		end
 	endgenerate
 
@@ -248,7 +343,7 @@ module tf_core #(
 		hsel_q <= {hphys, hb};
 		hlane_q <= h_lane;
 	end
-	wire [W-1:0] hword = rd_f[hsel_q * W +: W];
+	wire [W-1:0] hword = pick(rd_f, hsel_q);
 	generate
 		if (W >= 32) begin : g_hr32
 			assign h_rdata = hword[hlane_q * 32 +: 32];
@@ -261,23 +356,38 @@ module tf_core #(
 	genvar gl;
 	generate
 		for (gl = 0; gl < P; gl = gl + 1) begin : g_lane
-			wire [LNB:0] ix = pidx_q[(2*gl)*(LNB+1) +: LNB+1];
-			wire [LNB:0] iy = pidx_q[(2*gl+1)*(LNB+1) +: LNB+1];
-			wire [W-1:0] lx = rd_f[ix * W +: W];
-			wire [W-1:0] ly = rd_f[iy * W +: W];
+			wire [LNB:0] ix = pidx_q[(2*gl)*TW +: TW];
+			wire [LNB:0] iy = pidx_q[(2*gl+1)*TW +: TW];
+			wire [W-1:0] lx = pick(rd_f, ix);
+			wire [W-1:0] ly = pick(rd_f, iy);
+			// lane input register (the mode inputs are static during a
+			// level: the sequencer drains the lanes before changing r_k)
+			reg  [W-1:0] lx_q, ly_q;
 			if (KIND == 0) begin : g_fft
 				wire [127:0] tw;
+				reg  [127:0] tw_q;
 				fft_roots_rom rom (.clk(clk), .addr(twi[gl]), .data(tw));
+				always @(posedge clk) begin
+					lx_q <= lx;
+					ly_q <= (r_vop && r_vsel == 3'd7) ? {r_const, r_const} : ly;
+					tw_q <= tw;
+				end
 				fft_bf bf (.clk(clk), .inv(r_inv), .vop(r_vop), .vsel(r_vsel),
 					.scale(r_inv && !r_vop && r_k == 0), .scale_k(r_L),
-					.x(lx), .y((r_vop && r_vsel == 3'd7) ? {r_const, r_const} : ly),
-					.w(tw), .o0(o0_f[gl*W +: W]), .o1(o1_f[gl*W +: W]));
+					.x(lx_q), .y(ly_q),
+					.w(tw_q), .o0(o0_f[gl*W +: W]), .o1(o1_f[gl*W +: W]));
 			end else begin : g_ntt
 				wire [13:0] tw;
+				reg  [13:0] tw_q;
 				ntt_tw_rom rom (.clk(clk), .addr({r_inv, twi[gl]}), .data(tw));
+				always @(posedge clk) begin
+					lx_q <= lx;
+					ly_q <= ly;
+					tw_q <= tw;
+				end
 				ntt_bf bf (.clk(clk), .inv(r_inv), .vop(r_vop),
 					.last(r_inv && !r_vop && r_k == 0), .logn(r_L),
-					.x(lx[13:0]), .y(ly[13:0]), .w(tw),
+					.x(lx_q[13:0]), .y(ly_q[13:0]), .w(tw_q),
 					.o0(o0_f[gl*W +: 14]), .o1(o1_f[gl*W +: 14]));
 				assign o0_f[gl*W+14 +: W-14] = 0;
 				assign o1_f[gl*W+14 +: W-14] = 0;

@@ -16,8 +16,9 @@
 //  (ar*br + ai*bi, ai*br - ar*bi) bit for bit: negating an operand of a
 //  product negates the rounded product exactly, and a - (-b) is a + b.
 //
-// Timeline: forward: cmul t=0..6, add/sub t=6..9; inverse/vector: add/sub
-// t=0..3, cmul t=3..9; output stage t=9..10.
+// Timeline (LC = LM + LA = 11, the cmul latency): forward: cmul t=0..11,
+// add/sub t=11..17; inverse/vector: add/sub t=0..6, cmul t=6..17; output
+// stage t=17..18.
 `default_nettype none
 module fft_bf (
 	input  wire         clk,
@@ -33,11 +34,14 @@ module fft_bf (
 	output reg  [127:0] o1
 );
 	localparam [63:0] S = 64'h8000000000000000;
+	localparam LA = 6;             // fp64_add latency
+	localparam LM = 5;             // fp64_mul latency
+	localparam LC = LM + LA;       // fft_cmul latency
 	wire fwd = ~inv & ~vop;
 
-	// ---- stage A (t=0..3): add/sub ------------------------------------
-	wire [127:0] x_d6, t_cm, x_d3, y_d3, w_d3, s_d6, x_d9;
-	wire [127:0] bf_a = fwd ? x_d6 : x;
+	// ---- stage A (t=0..LA): add/sub ------------------------------------
+	wire [127:0] x_dc, t_cm, x_da, y_da, w_da, s_dc, x_dac;
+	wire [127:0] bf_a = fwd ? x_dc : x;
 	wire [127:0] y_neg = {y[127:64] ^ S, y[63:0] ^ S};
 	wire [127:0] bf_b = fwd ? t_cm : ((vop && vsel == 3'd1) ? y_neg : y);
 	wire [63:0]  s_re, s_im, d_re, d_im;
@@ -47,12 +51,13 @@ module fft_bf (
 	fp64_add a3 (.clk(clk), .a(bf_a[63:0]),   .b(bf_b[63:0] ^ S),   .y(d_im));
 
 	// ---- complex multiplier -------------------------------------------
-	fa_delay #(.W(128), .D(3)) dl_x3 (.clk(clk), .d(x), .q(x_d3));
-	fa_delay #(.W(128), .D(3)) dl_y3 (.clk(clk), .d(y), .q(y_d3));
-	fa_delay #(.W(128), .D(3)) dl_w3 (.clk(clk), .d(w), .q(w_d3));
-	fa_delay #(.W(128), .D(3)) dl_x6 (.clk(clk), .d(x_d3), .q(x_d6));
-	fa_delay #(.W(128), .D(6)) dl_s6 (.clk(clk), .d({s_re, s_im}), .q(s_d6));
-	fa_delay #(.W(128), .D(3)) dl_x9 (.clk(clk), .d(x_d6), .q(x_d9));
+	// x_da, y_da, w_da: delayed by LA; x_dc, s_dc: by LC; x_dac: by LA + LC
+	fa_delay #(.W(128), .D(LA)) dl_xa (.clk(clk), .d(x), .q(x_da));
+	fa_delay #(.W(128), .D(LA)) dl_ya (.clk(clk), .d(y), .q(y_da));
+	fa_delay #(.W(128), .D(LA)) dl_wa (.clk(clk), .d(w), .q(w_da));
+	fa_delay #(.W(128), .D(LM)) dl_xc (.clk(clk), .d(x_da), .q(x_dc));
+	fa_delay #(.W(128), .D(LC)) dl_sc (.clk(clk), .d({s_re, s_im}), .q(s_dc));
+	fa_delay #(.W(128), .D(LA)) dl_xac (.clk(clk), .d(x_dc), .q(x_dac));
 
 	reg [127:0] cm_a, cm_b;
 	always @(*) begin
@@ -61,33 +66,33 @@ module fft_bf (
 			cm_b = w;
 		end else if (!vop) begin
 			cm_a = {d_re, d_im};
-			cm_b = {w_d3[127:64], w_d3[63:0] ^ S};
+			cm_b = {w_da[127:64], w_da[63:0] ^ S};
 		end else begin
-			cm_a = x_d3;
+			cm_a = x_da;
 			case (vsel)
-			3'd5:    cm_b = {y_d3[127:64], y_d3[63:0] ^ S};
-			3'd6:    cm_b = {x_d3[127:64], x_d3[63:0] ^ S};
-			default: cm_b = y_d3;
+			3'd5:    cm_b = {y_da[127:64], y_da[63:0] ^ S};
+			3'd6:    cm_b = {x_da[127:64], x_da[63:0] ^ S};
+			default: cm_b = y_da;
 			endcase
 		end
 	end
 	fft_cmul cm (.clk(clk), .prod_only(vop && vsel == 3'd7), .a(cm_a), .b(cm_b), .y(t_cm));
 
-	// ---- outputs (t=9), optional exact power-of-two scaling (t=10) -----
+	// ---- outputs (t=LA+LC), optional exact power-of-two scaling (t=LAT) -----
 	reg [127:0] r0, r1;
 	always @(*) begin
 		if (fwd) begin
 			r0 = {s_re, s_im};
 			r1 = {d_re, d_im};
 		end else if (!vop) begin
-			r0 = s_d6;
+			r0 = s_dc;
 			r1 = t_cm;
 		end else begin
 			r1 = t_cm;
 			case (vsel)
-			3'd0, 3'd1: r0 = s_d6;
-			3'd2:       r0 = {x_d9[127:64] ^ S, x_d9[63:0] ^ S};
-			3'd3:       r0 = {x_d9[127:64], x_d9[63:0] ^ S};
+			3'd0, 3'd1: r0 = s_dc;
+			3'd2:       r0 = {x_dac[127:64] ^ S, x_dac[63:0] ^ S};
+			3'd3:       r0 = {x_dac[127:64], x_dac[63:0] ^ S};
 			3'd6:       r0 = {t_cm[127:64], 64'd0};
 			default:    r0 = t_cm;
 			endcase

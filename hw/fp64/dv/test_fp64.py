@@ -14,7 +14,8 @@ from cocotb.triggers import RisingEdge
 
 import fa_model as m
 
-LAT = 3
+# result latency in cycles (pipeline depth of each unit)
+LAT = {"fp64_add": 6, "fp64_mul": 5}
 OPS = {"fp64_add": m.fadd, "fp64_mul": m.fmul}
 
 
@@ -113,16 +114,17 @@ async def random_vectors(dut):
 
 async def collect(dut, pairs):
     """Feed one pair per cycle; sample y LAT cycles after each pair."""
+    lat = LAT[dut._name]
     clk = cocotb.start_soon(Clock(dut.clk, 10, "ns").start())
     got = []
     await RisingEdge(dut.clk)
     await RisingEdge(dut.clk)
     dut.a.value, dut.b.value = pairs[0]
-    for i in range(1, len(pairs) + LAT + 1):
+    for i in range(1, len(pairs) + lat + 1):
         await RisingEdge(dut.clk)
         if i < len(pairs):
             dut.a.value, dut.b.value = pairs[i]
-        if i >= LAT:
+        if i >= lat:
             await cocotb.triggers.ReadOnly()
             got.append(int(dut.y.value))
             await cocotb.triggers.NextTimeStep()
