@@ -1,5 +1,5 @@
 # Convenience targets; the README's scripts are the reference commands.
-.PHONY: all test run bench-compare rv32 synth
+.PHONY: all test run bench-compare bench-pool rv32 synth
 
 all:
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release
@@ -19,6 +19,15 @@ bench-compare:
 	cargo build --release --locked --manifest-path bench/peers/Cargo.toml --target-dir build/peers
 	python3 bench/compare.py --falcon-accel build/release/tools/falcon-accel \
 	  --peers build/peers/release/falcon-accel-peers --markdown
+
+# Worker-pool scaling of the batch API: 1, 2, 4, ... threads, large batches.
+bench-pool:
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF
+	cmake --build build/release -j2 --target falcon_accel falcon_accel_edge
+	$(CC) -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude bench/pool/pool_scaling.c \
+	  build/release/libfalcon_accel_edge.a build/release/libfalcon_accel.a -lpthread \
+	  -o build/release/pool_scaling
+	build/release/pool_scaling $${THREADS:-2} $${ITEMS:-512} $${REPS:-7}
 
 rv32:
 	scripts/build_rv32.sh
