@@ -3,13 +3,64 @@
 # in three builds (native FP, emulated FP, ASan+UBSan), the freestanding rv32
 # build, the RTL regression and the Python package tests.
 # Usage: scripts/test.sh            (from the repository root)
+#
+# Each `run NAME COMMAND...` line is a step; its output goes to the
+# terminal and to build/test-logs/. The closing summary adds up the tests
+# that really ran, from the summaries of ctest ("N% tests passed, F tests
+# failed out of T", skipped tests listed as "(Skipped)") and of pytest
+# (cocotb included: "P passed, F failed, S skipped ... in Xs"); a step
+# without such a summary counts as one test. A step that exits non-zero
+# counts at least one failure. Under CI=true a skipped test is a failure.
+# The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-2}
+LOGS=build/test-logs
+mkdir -p "$LOGS"
 failed=()
-passed=0
+steps=0 n_pass=0 n_fail=0 n_skip=0
 step() { echo; echo "=== $* ==="; }
-run() { local name=$1; shift; step "$name"; if "$@"; then echo "--- $name: ok"; passed=$((passed + 1)); else echo "--- $name: FAILED"; failed+=("$name"); fi; }
+# counts LOG: "P F S" from the ctest and pytest summaries in LOG, or
+# nothing if it has none.
+counts() {
+  awk '
+    /^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+/ {
+      found = 1; t = $NF; f = $4; p += t - f; fl += f; next }
+    /^[ \t]*[0-9]+ - .* \(Skipped\)$/ { sk++; p--; next }
+    /^(=+ )?[0-9]+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)(, [0-9]+ [a-z]+)* in [0-9.]+s( \([0-9:]+\))?( =+)?$/ {
+      found = 1
+      line = $0; gsub(/=/, "", line); sub(/ in [0-9.]+s.*/, "", line)
+      n = split(line, parts, ", ")
+      for (i = 1; i <= n; i++) {
+        split(parts[i], w, " ")
+        if (w[2] == "passed" || w[2] == "xfailed" || w[2] == "xpassed") p += w[1]
+        else if (w[2] == "failed" || w[2] ~ /^error/) fl += w[1]
+        else if (w[2] == "skipped") sk += w[1]
+      }
+    }
+    END { if (found) print p + 0, fl + 0, sk + 0 }' "$1"
+}
+run() {
+  local name=$1 log rc p f s c; shift
+  steps=$((steps + 1))
+  log=$LOGS/$(printf '%02d' "$steps")-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').log
+  step "$name"
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  c=$(counts "$log")
+  if [ -n "$c" ]; then read -r p f s <<<"$c"; else p=$((rc == 0)) f=$((rc != 0)) s=0; fi
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # failed without a failing test
+  n_pass=$((n_pass + p)) n_fail=$((n_fail + f)) n_skip=$((n_skip + s))
+  if [ "$rc" -eq 0 ] && [ "$f" -eq 0 ]; then
+    echo "--- $name: ok ($p passed, $s skipped)"
+  else
+    echo "--- $name: FAILED (exit $rc; $p passed, $f failed, $s skipped)"; failed+=("$name")
+  fi
+  if [ "$s" -gt 0 ] && [ "${CI:-}" = true ]; then
+    echo "--- $name: $s skipped under CI=true: a failure"
+    [ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && failed+=("$name (skips)")
+  fi
+}
 
 scripts/setup.sh || { echo "set-up failed"; exit 1; }
 
@@ -36,11 +87,17 @@ run "generated tables up to date" gen_check
 run "C suite, native FP" c_suite build/test-native
 run "C suite, emulated FP" c_suite build/test-fpemu -DFA_FPEMU=ON -DFA_RTL=OFF
 run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFA_RTL=OFF
-[ -x scripts/build_rv32.sh ] && run "freestanding rv32imc build" scripts/build_rv32.sh
-[ -x hw/run_tests.sh ] && run "RTL regression" hw/run_tests.sh
-[ -x python/run_tests.sh ] && run "Python package" python/run_tests.sh
+run "freestanding rv32imc build" scripts/build_rv32.sh
+run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
+run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
+run "Python package" python/run_tests.sh
 
 echo
+echo "steps: $steps run, ${#failed[@]} failed (logs: $LOGS/)"
 [ ${#failed[@]} -eq 0 ] || echo "FAILED STEPS: ${failed[*]}"
-echo "steps: $passed passed, ${#failed[@]} failed"
-[ ${#failed[@]} -eq 0 ]
+if [ "${CI:-}" = true ] && [ "$n_skip" -gt 0 ]; then
+  echo "CI=true: the $n_skip skipped tests count as failed"
+  n_fail=$((n_fail + n_skip)) n_skip=0
+fi
+echo "$n_pass passed, $n_fail failed, $n_skip skipped"
+[ ${#failed[@]} -eq 0 ] && [ "$n_fail" -eq 0 ]

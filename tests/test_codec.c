@@ -733,25 +733,13 @@ test_kat(void)
 	unsigned logn;
 
 	for (logn = 9; logn <= 10; logn ++) {
-		char path[512];
-		const char *dir = getenv("FA_SHARED_DIR");
 		size_t n = MKN(logn), pk_len = 0, sk_len = 0, sm_len = 0;
 		size_t mlen = 0;
-		unsigned fgb = FA_FG_BITS(logn);
+		unsigned fgb = FA_FG_BITS(logn), nrec;
 		int rec = 0;
-		FILE *fp;
+		FILE *fp = tu_kat_open(1u << logn, &nrec);
 
-		snprintf(path, sizeof path, "%s/kat/falcon%u-KAT.rsp",
-			dir != NULL ? dir : "../shared", 1u << logn);
-		fp = fopen(path, "r");
 		if (fp == NULL) {
-			snprintf(path, sizeof path,
-				"/work/shared/kat/falcon%u-KAT.rsp", 1u << logn);
-			fp = fopen(path, "r");
-		}
-		if (fp == NULL) {
-			printf("test_codec: %s not found, KAT part skipped\n",
-				path);
 			continue;
 		}
 		while (rec < 10 && fgets(line, sizeof line, fp) != NULL) {
@@ -806,7 +794,8 @@ test_kat(void)
 				&& memcmp(out, sm + off, l) == 0,
 				"KAT sig n=%zu rec %d", n, rec);
 		}
-		CHECK(rec == 10, "KAT records: %d", rec);
+		CHECK(rec == (nrec < 10 ? (int)nrec : 10), "KAT records: %d",
+			rec);
 		fclose(fp);
 	}
 }

@@ -5,8 +5,11 @@
 # OS), pubkey, sign in every format (message from a file and from stdin),
 # verify, and the failure paths with their exit codes:
 #   0 success, 1 invalid signature, 2 usage/format/other error.
-# With python3 and SHARED_DIR/kat (or $FA_SHARED_DIR/kat), keys and
-# signatures of the NIST KAT files are checked too (pubkey, verify).
+# Keys and signatures of NIST KAT records are checked too (pubkey,
+# verify): records 0 and 99 of SHARED_DIR/kat (or $FA_SHARED_DIR/kat)
+# when the full files are there, else records 0 and 2 of the first
+# records kept in tests/kat/ (needs python3; under CI=true a missing
+# python3 is a failure).
 # Prints failures and "roundtrip: N passed, N failed".
 set -u
 
@@ -14,6 +17,7 @@ exe=$1
 dir=$2
 shared=${FA_SHARED_DIR:-${3:-}}
 here=$(cd "$(dirname "$0")" && pwd)
+facts=$(cd "$here/.." && pwd)/kat
 case $shared in
 /*|'') ;;
 *) shared=$(pwd)/$shared ;;
@@ -181,15 +185,20 @@ for degree in 512 1024; do
 done
 
 # Known answers: keys and signatures of the NIST KAT files (first and
-# last record of each degree), converted to our detached format.
-if command -v python3 > /dev/null 2>&1 \
-	&& [ -r "$shared/kat/falcon512-KAT.rsp" ] \
-	&& [ -r "$shared/kat/falcon1024-KAT.rsp" ]; then
+# last record available of each degree), converted to our detached format.
+if command -v python3 > /dev/null 2>&1; then
 	for degree in 512 1024; do
-		for rec in 0 99; do
+		if [ -n "$shared" ] && [ -r "$shared/kat/falcon$degree-KAT.rsp" ]
+		then
+			katfile=$shared/kat/falcon$degree-KAT.rsp
+			recs="0 99"
+		else
+			katfile=$facts/falcon$degree-KAT.first3.rsp
+			recs="0 2"
+		fi
+		for rec in $recs; do
 			k=kat$degree.$rec
-			if python3 "$here/kat_extract.py" \
-				"$shared/kat/falcon$degree-KAT.rsp" $rec $k; then
+			if python3 "$here/kat_extract.py" "$katfile" $rec $k; then
 				ok
 			else
 				ko "kat_extract $degree $rec"; continue
@@ -208,8 +217,10 @@ if command -v python3 > /dev/null 2>&1 \
 				"$exe" verify --pk $k.pk --sig $k.ct --in msg
 		done
 	done
+elif [ "${CI:-}" = true ]; then
+	ko "python3 missing: KAT key checks cannot run (CI=true)"
 else
-	echo "note: python3 or $shared/kat missing, KAT key checks skipped"
+	echo "note: python3 missing, KAT key checks skipped"
 fi
 
 # Garbage and malformed inputs: exit 2.
@@ -299,15 +310,13 @@ expect 0 "keygen with backend portable" -- "$exe" --backend portable \
 	keygen --degree 512 --seed $seed --sk be.sk --pk be.pk
 same d512.sk be.sk
 same d512.pk be.pk
-if [ -r "$shared/kat/falcon1024-KAT.rsp" ]; then
-	FALCON_ACCEL_BACKEND=portable
-	export FALCON_ACCEL_BACKEND
-	expect 0 "kat 1024 with backend portable" -- \
-		"$exe" kat --degree 1024 --count 2 --out portable.rsp
-	unset FALCON_ACCEL_BACKEND
-	head -n 20 "$shared/kat/falcon1024-KAT.rsp" > ref2.rsp
-	same ref2.rsp portable.rsp
-fi
+FALCON_ACCEL_BACKEND=portable
+export FALCON_ACCEL_BACKEND
+expect 0 "kat 1024 with backend portable" -- \
+	"$exe" kat --degree 1024 --count 2 --out portable.rsp
+unset FALCON_ACCEL_BACKEND
+head -n 20 "$facts/falcon1024-KAT.first3.rsp" > ref2.rsp
+same ref2.rsp portable.rsp
 
 # bench --json: one JSON object with every op (short run).
 expect 0 "bench --json" -- "$exe" bench --json --degree 512 --runs 3
