@@ -1,0 +1,933 @@
+/*
+ * CTAP 2.1 commands over the strict CBOR codec (see fido2_ctap2.h).
+ *
+ * authenticatorData (WebAuthn, 6.1):
+ *   rpIdHash(32) | flags(1) | signCount(4, big-endian)
+ *   [ aaguid(16) | credIdLen(2) | credId | COSE_Key ]   (flag AT)
+ * COSE_Key of a credential: { 1: 7 (AKP), 3: alg, -1: Falcon public key }
+ * (identifiers in fido2_cose.h).
+ */
+#include "fido2_ctap2.h"
+#include "fido2_cbor.h"
+#include "fido2_cose.h"
+#include "fido2_aead.h"
+#include "fido2_sha256.h"
+
+#define FLAG_UP 0x01
+#define FLAG_AT 0x40
+
+#define CRED_ID_VERSION 0x01
+
+static const char WRAP_LABEL[] = "falcon-accel fido2 credential wrap v1";
+
+/* ---------------------------------------------------------------- */
+/* Device state and the signature counter. */
+
+static void
+derive_keys(fido2_auth *a)
+{
+	fido2_hmac_sha256(a->st.master, 32, WRAP_LABEL, sizeof WRAP_LABEL - 1,
+		a->wrap_key);
+}
+
+int
+fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
+	void *store_user, const fido2_platform *plat, void *user,
+	const fa_backend *be,
+	void *tmp, size_t tmp_len)
+{
+	int r;
+	static const uint8_t aaguid[16] = {
+		/* "falcon-accel-fido" as an AAGUID: f a l c o n - a c c e l 2 0 2 6 */
+		0x66, 0x61, 0x6c, 0x63, 0x6f, 0x6e, 0x2d, 0x61,
+		0x63, 0x63, 0x65, 0x6c, 0x32, 0x30, 0x32, 0x36
+	};
+
+	fido2_memset(a, 0, sizeof *a);
+	a->store = store;
+	a->store_user = store_user;
+	a->plat = plat;
+	a->user = user;
+	a->be = be;
+	a->tmp = tmp;
+	a->tmp_len = tmp_len;
+	fido2_memcpy(a->aaguid, aaguid, 16);
+	if (tmp_len < FIDO2_TMP_SIZE) {
+		return -1;
+	}
+	r = store->load_state(store_user, &a->st);
+	if (r < 0) {
+		return r;
+	}
+	if (r == 1) {
+		if (plat->rng(user, a->st.master, 32) != 0) {
+			return -1;
+		}
+		a->st.counter_reserved = 0;
+		a->st.epoch = 1;
+		if (store->save_state(store_user, &a->st) != 0) {
+			return -1;
+		}
+	}
+	/* Values up to counter_reserved may have been used before a crash:
+	   continue above them. */
+	a->counter = a->st.counter_reserved;
+	derive_keys(a);
+	return 0;
+}
+
+/* Next signature counter value; reserves a block durably when needed.
+   Returns 0, or -1 if the reservation could not be written. */
+static int
+next_counter(fido2_auth *a, uint32_t *out)
+{
+	if (a->counter >= a->st.counter_reserved) {
+		fido2_dev_state ns = a->st;
+		ns.counter_reserved = a->counter + FIDO2_COUNTER_STEP;
+		if (a->store->save_state(a->store_user, &ns) != 0) {
+			return -1;
+		}
+		a->st = ns;
+	}
+	*out = ++a->counter;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Credential IDs and keys. */
+
+static void
+wrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], unsigned logn,
+	const uint8_t seed[32], const uint8_t nonce[12], uint8_t id[62])
+{
+	uint8_t aad[34];
+	id[0] = CRED_ID_VERSION;
+	id[1] = (uint8_t)logn;
+	fido2_memcpy(id + 2, nonce, 12);
+	fido2_memcpy(id + 14, seed, 32);
+	fido2_memcpy(aad, rp_id_hash, 32);
+	aad[32] = id[0];
+	aad[33] = id[1];
+	fido2_aead_seal(a->wrap_key, id + 2, aad, 34, id + 14, 32, id + 46);
+}
+
+/* 0 and the seed if id is one of ours for this rpId hash, else -1. */
+static int
+unwrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], const uint8_t *id,
+	size_t id_len, uint8_t seed[32], unsigned *logn)
+{
+	uint8_t aad[34], buf[32];
+	if (id_len != FIDO2_CRED_ID_LEN || id[0] != CRED_ID_VERSION
+		|| (id[1] != 9 && id[1] != 10)) {
+		return -1;
+	}
+	fido2_memcpy(aad, rp_id_hash, 32);
+	aad[32] = id[0];
+	aad[33] = id[1];
+	fido2_memcpy(buf, id + 14, 32);
+	if (fido2_aead_open(a->wrap_key, id + 2, aad, 34, buf, 32, id + 46) != 0) {
+		return -1;
+	}
+	fido2_memcpy(seed, buf, 32);
+	fido2_wipe(buf, sizeof buf);
+	*logn = id[1];
+	return 0;
+}
+
+/* Key pair from a seed: SHAKE256 PRNG seeded with it drives fa_keygen. */
+static int
+keygen_from_seed(fido2_auth *a, unsigned logn, const uint8_t seed[32])
+{
+	fa_shake256_ctx rng;
+	int r;
+	fa_shake256_init_prng_from_seed(&rng, seed, 32);
+	r = fa_keygen(a->be, &rng, logn, a->sk, FA_PRIVKEY_SIZE(logn),
+		a->pk, FA_PUBKEY_SIZE(logn), a->tmp, a->tmp_len);
+	fido2_wipe(&rng, sizeof rng);
+	return r;
+}
+
+static void
+cache_put(fido2_auth *a, const uint8_t *id, unsigned logn)
+{
+	fido2_key_slot *s;
+	if (FIDO2_KEY_CACHE == 0) {
+		return;
+	}
+	s = &a->cache[a->cache_next % FIDO2_KEY_CACHE];
+	a->cache_next++;
+	fido2_memcpy(s->id, id, FIDO2_CRED_ID_LEN);
+	s->logn = (uint8_t)logn;
+	fido2_memcpy(s->sk, a->sk, FA_PRIVKEY_SIZE(logn));
+	s->used = 1;
+}
+
+/* Private key of a credential into a->sk: from the store record if it is
+   discoverable (rec != NULL), else from the cache, else by keygen. */
+static int
+load_key(fido2_auth *a, const uint8_t *id, unsigned logn,
+	const uint8_t seed[32])
+{
+	unsigned i;
+	for (i = 0; i < FIDO2_KEY_CACHE; i++) {
+		fido2_key_slot *s = &a->cache[i];
+		if (s->used && s->logn == logn
+			&& fido2_ct_equal(s->id, id, FIDO2_CRED_ID_LEN)) {
+			fido2_memcpy(a->sk, s->sk, FA_PRIVKEY_SIZE(logn));
+			return 0;
+		}
+	}
+	if (keygen_from_seed(a, logn, seed) != FA_OK) {
+		return -1;
+	}
+	cache_put(a, id, logn);
+	return 0;
+}
+
+static void
+cache_clear(fido2_auth *a)
+{
+	fido2_wipe(a->cache, sizeof a->cache);
+	a->cache_next = 0;
+}
+
+static int
+alg_to_logn(int64_t alg)
+{
+	if (alg == FIDO2_COSE_ALG_FNDSA512) {
+		return 9;
+	}
+	if (alg == FIDO2_COSE_ALG_FNDSA1024) {
+		return 10;
+	}
+	return 0;
+}
+
+static int64_t
+logn_to_alg(unsigned logn)
+{
+	return logn == 9 ? FIDO2_COSE_ALG_FNDSA512 : FIDO2_COSE_ALG_FNDSA1024;
+}
+
+/* Signs a->tbs[0..len) with a->sk; writes the signature to sig. */
+static int
+sign_tbs(fido2_auth *a, unsigned logn, size_t len, uint8_t *sig,
+	size_t *sig_len)
+{
+	uint8_t seed[48];
+	fa_shake256_ctx rng;
+	int r;
+	if (a->plat->rng(a->user, seed, sizeof seed) != 0) {
+		return -1;
+	}
+	fa_shake256_init_prng_from_seed(&rng, seed, sizeof seed);
+	fido2_wipe(seed, sizeof seed);
+	r = fa_sign_dyn(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
+		a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len, a->tmp, a->tmp_len);
+	fido2_wipe(&rng, sizeof rng);
+	return r == FA_OK ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- */
+/* Request parsing helpers. */
+
+static int
+up_status(int up)
+{
+	switch (up) {
+	case FIDO2_UP_APPROVED: return CTAP2_OK;
+	case FIDO2_UP_CANCEL: return CTAP2_ERR_KEEPALIVE_CANCEL;
+	case FIDO2_UP_TIMEOUT: return CTAP2_ERR_USER_ACTION_TIMEOUT;
+	default: return CTAP2_ERR_OPERATION_DENIED;
+	}
+}
+
+static int
+ask_up(fido2_auth *a, const char *what, const uint8_t *rp, size_t rp_len)
+{
+	return up_status(a->plat->user_presence(a->user, what, rp, rp_len));
+}
+
+/* Options map: reads rk/up/uv as -1 (absent), 0 or 1. */
+static int
+parse_options(const fido2_cbor_item *m, int *rk, int *up, int *uv)
+{
+	fido2_cbor_item v;
+	static const char *const names[3] = { "rk", "up", "uv" };
+	int *outs[3];
+	int i;
+	outs[0] = rk; outs[1] = up; outs[2] = uv;
+	for (i = 0; i < 3; i++) {
+		*outs[i] = -1;
+	}
+	if (m->major != FIDO2_CBOR_MAP) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	for (i = 0; i < 3; i++) {
+		if (fido2_cbor_map_text(m, names[i], &v)) {
+			if (v.major != FIDO2_CBOR_SIMPLE || v.val == 22) {
+				return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+			}
+			*outs[i] = v.val == 21;
+		}
+	}
+	return CTAP2_OK;
+}
+
+/* PublicKeyCredentialDescriptor: {"id": bstr, "type": tstr}. Returns
+   CTAP2_OK with *is_pk set when type is "public-key". */
+static int
+parse_descriptor(const fido2_cbor_item *d, fido2_cbor_item *id, int *is_pk)
+{
+	fido2_cbor_item t;
+	if (d->major != FIDO2_CBOR_MAP) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (!fido2_cbor_map_text(d, "id", id) || !fido2_cbor_map_text(d, "type", &t)) {
+		return CTAP2_ERR_MISSING_PARAMETER;
+	}
+	if (id->major != FIDO2_CBOR_BYTES || t.major != FIDO2_CBOR_TEXT) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	*is_pk = fido2_cbor_text_eq(&t, "public-key");
+	return CTAP2_OK;
+}
+
+/* Checks the pinUvAuthParam/protocol pair of a request that carries one.
+   This authenticator has no clientPIN: a zero-length param (the
+   platform's "is a PIN set?" probe) gets PIN_NOT_SET after user presence,
+   any other gets PIN_AUTH_INVALID. */
+static int
+check_pin_param(fido2_auth *a, const fido2_cbor_item *req, int64_t key,
+	const uint8_t *rp, size_t rp_len)
+{
+	fido2_cbor_item v;
+	int r;
+	if (!fido2_cbor_map_int(req, key, &v)) {
+		return CTAP2_OK;
+	}
+	if (v.major != FIDO2_CBOR_BYTES) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (v.val == 0) {
+		r = ask_up(a, "select", rp, rp_len);
+		return r != CTAP2_OK ? r : CTAP2_ERR_PIN_NOT_SET;
+	}
+	return CTAP2_ERR_PIN_AUTH_INVALID;
+}
+
+/* Copies at most FIDO2_NAME_MAX bytes of a text string, cut at a UTF-8
+   character boundary (CTAP 2.1 allows truncation to 64 bytes). */
+static uint8_t
+copy_name(uint8_t *dst, const fido2_cbor_item *t)
+{
+	size_t n = t->val;
+	if (n > FIDO2_NAME_MAX) {
+		n = FIDO2_NAME_MAX;
+		while (n > 0 && (t->data[n] & 0xc0) == 0x80) {
+			n--;
+		}
+	}
+	fido2_memcpy(dst, t->data, n);
+	return (uint8_t)n;
+}
+
+/* authenticatorData header into a->tbs; returns its length (37). */
+static size_t
+put_auth_header(fido2_auth *a, const uint8_t rp_id_hash[32], uint8_t flags,
+	uint32_t counter)
+{
+	fido2_memcpy(a->tbs, rp_id_hash, 32);
+	a->tbs[32] = flags;
+	a->tbs[33] = (uint8_t)(counter >> 24);
+	a->tbs[34] = (uint8_t)(counter >> 16);
+	a->tbs[35] = (uint8_t)(counter >> 8);
+	a->tbs[36] = (uint8_t)counter;
+	return 37;
+}
+
+/* ---------------------------------------------------------------- */
+/* authenticatorMakeCredential */
+
+static int
+make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
+{
+	fido2_cbor_item cdh, rp, user, params, v, rpid, uid;
+	int rk = 0, up = -1, uv = -1, r, logn = 0;
+	uint64_t i;
+	uint8_t rp_id_hash[32], seed[32], nonce[12], id[FIDO2_CRED_ID_LEN];
+	uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(10)];
+	size_t sig_len = sizeof sig, ad_len;
+	uint32_t counter;
+	fido2_cbor_enc ce;
+
+	if (!fido2_cbor_map_int(req, 1, &cdh) || !fido2_cbor_map_int(req, 2, &rp)
+		|| !fido2_cbor_map_int(req, 3, &user)
+		|| !fido2_cbor_map_int(req, 4, &params)) {
+		return CTAP2_ERR_MISSING_PARAMETER;
+	}
+	if (cdh.major != FIDO2_CBOR_BYTES || rp.major != FIDO2_CBOR_MAP
+		|| user.major != FIDO2_CBOR_MAP || params.major != FIDO2_CBOR_ARRAY) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (cdh.val != 32) {
+		return CTAP1_ERR_INVALID_LENGTH;
+	}
+	if (!fido2_cbor_map_text(&rp, "id", &rpid)) {
+		return CTAP2_ERR_MISSING_PARAMETER;
+	}
+	if (rpid.major != FIDO2_CBOR_TEXT) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (!fido2_cbor_map_text(&user, "id", &uid)) {
+		return CTAP2_ERR_MISSING_PARAMETER;
+	}
+	if (uid.major != FIDO2_CBOR_BYTES) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (uid.val == 0 || uid.val > FIDO2_USER_ID_MAX) {
+		return CTAP1_ERR_INVALID_LENGTH;
+	}
+	if (fido2_cbor_map_text(&user, "name", &v) && v.major != FIDO2_CBOR_TEXT) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (fido2_cbor_map_text(&user, "displayName", &v)
+		&& v.major != FIDO2_CBOR_TEXT) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (fido2_cbor_map_text(&rp, "name", &v) && v.major != FIDO2_CBOR_TEXT) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	/* First supported algorithm in the RP's order of preference. */
+	for (i = 0; i < params.val; i++) {
+		fido2_cbor_item p, alg, type;
+		int64_t al;
+		fido2_cbor_array_at(&params, i, &p);
+		if (p.major != FIDO2_CBOR_MAP) {
+			return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+		}
+		if (!fido2_cbor_map_text(&p, "alg", &alg)
+			|| !fido2_cbor_map_text(&p, "type", &type)) {
+			return CTAP2_ERR_MISSING_PARAMETER;
+		}
+		if (type.major != FIDO2_CBOR_TEXT || fido2_cbor_get_int(&alg, &al) != 0) {
+			return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+		}
+		if (logn == 0 && fido2_cbor_text_eq(&type, "public-key")) {
+			logn = alg_to_logn(al);
+		}
+	}
+	if (fido2_cbor_map_int(req, 6, &v) && v.major != FIDO2_CBOR_MAP) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;   /* extensions: none used */
+	}
+	if (fido2_cbor_map_int(req, 7, &v)) {
+		r = parse_options(&v, &rk, &up, &uv);
+		if (r != CTAP2_OK) {
+			return r;
+		}
+		if (rk < 0) {
+			rk = 0;
+		}
+	}
+	r = check_pin_param(a, req, 8, rpid.data, rpid.val);
+	if (r != CTAP2_OK) {
+		return r;
+	}
+	if (uv == 1) {
+		return CTAP2_ERR_UNSUPPORTED_OPTION;
+	}
+	if (up == 0) {
+		return CTAP2_ERR_INVALID_OPTION;
+	}
+	fido2_sha256(rpid.data, rpid.val, rp_id_hash);
+
+	/* excludeList: a credential of ours for this RP exists. */
+	if (fido2_cbor_map_int(req, 5, &v)) {
+		if (v.major != FIDO2_CBOR_ARRAY) {
+			return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+		}
+		for (i = 0; i < v.val; i++) {
+			fido2_cbor_item d, did;
+			int is_pk;
+			unsigned ln;
+			fido2_cbor_array_at(&v, i, &d);
+			r = parse_descriptor(&d, &did, &is_pk);
+			if (r != CTAP2_OK) {
+				return r;
+			}
+			if (is_pk && unwrap_id(a, rp_id_hash, did.data, did.val,
+				seed, &ln) == 0) {
+				fido2_wipe(seed, sizeof seed);
+				r = ask_up(a, "register", rpid.data, rpid.val);
+				return r != CTAP2_OK ? r : CTAP2_ERR_CREDENTIAL_EXCLUDED;
+			}
+		}
+	}
+	if (logn == 0) {
+		return CTAP2_ERR_UNSUPPORTED_ALGORITHM;
+	}
+	r = ask_up(a, "register", rpid.data, rpid.val);
+	if (r != CTAP2_OK) {
+		return r;
+	}
+
+	if (a->plat->rng(a->user, seed, 32) != 0
+		|| a->plat->rng(a->user, nonce, 12) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	wrap_id(a, rp_id_hash, (unsigned)logn, seed, nonce, id);
+	r = keygen_from_seed(a, (unsigned)logn, seed);
+	fido2_wipe(seed, sizeof seed);
+	if (r != FA_OK) {
+		return CTAP1_ERR_OTHER;
+	}
+	if (next_counter(a, &counter) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	if (rk) {
+		fido2_cred *c = &a->cred;
+		fido2_memset(c, 0, sizeof *c);
+		fido2_memcpy(c->id, id, sizeof id);
+		fido2_memcpy(c->rp_id_hash, rp_id_hash, 32);
+		fido2_memcpy(c->user_id, uid.data, uid.val);
+		c->user_id_len = (uint8_t)uid.val;
+		if (fido2_cbor_map_text(&user, "name", &v)) {
+			c->user_name_len = copy_name(c->user_name, &v);
+		}
+		if (fido2_cbor_map_text(&user, "displayName", &v)) {
+			c->display_name_len = copy_name(c->display_name, &v);
+		}
+		c->logn = (uint8_t)logn;
+		c->epoch = a->st.epoch;
+		c->created = counter;
+		fido2_memcpy(c->sk, a->sk, FA_PRIVKEY_SIZE(logn));
+		r = a->store->cred_put(a->store_user, c);
+		fido2_wipe(c->sk, sizeof c->sk);
+		if (r == FIDO2_STORE_FULL) {
+			return CTAP2_ERR_KEY_STORE_FULL;
+		}
+		if (r != 0) {
+			return CTAP1_ERR_OTHER;
+		}
+	}
+	cache_put(a, id, (unsigned)logn);
+
+	/* authenticatorData with attested credential data. */
+	ad_len = put_auth_header(a, rp_id_hash, FLAG_UP | FLAG_AT, counter);
+	fido2_memcpy(a->tbs + ad_len, a->aaguid, 16);
+	ad_len += 16;
+	a->tbs[ad_len++] = 0;
+	a->tbs[ad_len++] = FIDO2_CRED_ID_LEN;
+	fido2_memcpy(a->tbs + ad_len, id, FIDO2_CRED_ID_LEN);
+	ad_len += FIDO2_CRED_ID_LEN;
+	fido2_cbor_enc_init(&ce, a->tbs + ad_len, sizeof a->tbs - ad_len - 32);
+	fido2_cbor_put_map(&ce, 3);
+	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_KTY);
+	fido2_cbor_put_int(&ce, FIDO2_COSE_KTY_AKP);
+	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_ALG);
+	fido2_cbor_put_int(&ce, logn_to_alg((unsigned)logn));
+	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_AKP_PUB);
+	fido2_cbor_put_bytes(&ce, a->pk, FA_PUBKEY_SIZE(logn));
+	if (ce.err) {
+		return CTAP1_ERR_OTHER;
+	}
+	ad_len += ce.len;
+	fido2_memcpy(a->tbs + ad_len, cdh.data, 32);
+	r = sign_tbs(a, (unsigned)logn, ad_len + 32, sig, &sig_len);
+	fido2_wipe(a->sk, sizeof a->sk);
+	if (r != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+
+	/* { 1: "packed", 2: authData, 3: { "alg": alg, "sig": sig } } */
+	fido2_cbor_put_map(out, 3);
+	fido2_cbor_put_uint(out, 1);
+	fido2_cbor_put_textz(out, "packed");
+	fido2_cbor_put_uint(out, 2);
+	fido2_cbor_put_bytes(out, a->tbs, ad_len);
+	fido2_cbor_put_uint(out, 3);
+	fido2_cbor_put_map(out, 2);
+	fido2_cbor_put_textz(out, "alg");
+	fido2_cbor_put_int(out, logn_to_alg((unsigned)logn));
+	fido2_cbor_put_textz(out, "sig");
+	fido2_cbor_put_bytes(out, sig, sig_len);
+	return out->err ? CTAP1_ERR_OTHER : CTAP2_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* authenticatorGetAssertion / GetNextAssertion */
+
+/* Finds the stored discoverable credential with this id into a->cred. */
+static int
+find_stored(fido2_auth *a, const uint8_t *id)
+{
+	int n = a->store->cred_count(a->store_user), i;
+	for (i = 0; i < n; i++) {
+		if (a->store->cred_get(a->store_user, i, &a->cred) == 0
+			&& fido2_ct_equal(a->cred.id, id, FIDO2_CRED_ID_LEN)) {
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Signs and encodes one assertion for the credential id (stored: the
+   record is in a->cred and its user handle is returned). */
+static int
+emit_assertion(fido2_auth *a, const uint8_t *id, int stored,
+	const uint8_t rp_id_hash[32], const uint8_t cdh[32], uint8_t flags,
+	unsigned count, fido2_cbor_enc *out)
+{
+	uint8_t seed[32];
+	uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(10)];
+	size_t sig_len = sizeof sig, ad_len;
+	unsigned logn;
+	uint32_t counter;
+	int r;
+
+	if (unwrap_id(a, rp_id_hash, id, FIDO2_CRED_ID_LEN, seed, &logn) != 0) {
+		return CTAP2_ERR_NO_CREDENTIALS;
+	}
+	if (stored) {
+		fido2_memcpy(a->sk, a->cred.sk, FA_PRIVKEY_SIZE(logn));
+	} else if (load_key(a, id, logn, seed) != 0) {
+		fido2_wipe(seed, sizeof seed);
+		return CTAP1_ERR_OTHER;
+	}
+	fido2_wipe(seed, sizeof seed);
+	if (next_counter(a, &counter) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	ad_len = put_auth_header(a, rp_id_hash, flags, counter);
+	fido2_memcpy(a->tbs + ad_len, cdh, 32);
+	r = sign_tbs(a, logn, ad_len + 32, sig, &sig_len);
+	fido2_wipe(a->sk, sizeof a->sk);
+	if (r != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	fido2_cbor_put_map(out, 3 + (stored ? 1 : 0) + (count > 1 ? 1 : 0));
+	fido2_cbor_put_uint(out, 1);
+	fido2_cbor_put_map(out, 2);
+	fido2_cbor_put_textz(out, "id");
+	fido2_cbor_put_bytes(out, id, FIDO2_CRED_ID_LEN);
+	fido2_cbor_put_textz(out, "type");
+	fido2_cbor_put_textz(out, "public-key");
+	fido2_cbor_put_uint(out, 2);
+	fido2_cbor_put_bytes(out, a->tbs, ad_len);
+	fido2_cbor_put_uint(out, 3);
+	fido2_cbor_put_bytes(out, sig, sig_len);
+	if (stored) {
+		/* Without user verification only the user handle is returned. */
+		fido2_cbor_put_uint(out, 4);
+		fido2_cbor_put_map(out, 1);
+		fido2_cbor_put_textz(out, "id");
+		fido2_cbor_put_bytes(out, a->cred.user_id, a->cred.user_id_len);
+	}
+	if (count > 1) {
+		fido2_cbor_put_uint(out, 5);
+		fido2_cbor_put_uint(out, count);
+	}
+	return out->err ? CTAP1_ERR_OTHER : CTAP2_OK;
+}
+
+static int
+get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
+{
+	fido2_cbor_item rpid, cdh, v;
+	int rk = -1, up = -1, uv = -1, r;
+	uint8_t rp_id_hash[32], seed[32], flags = 0;
+	const uint8_t *chosen = NULL;
+	unsigned count = 0, logn;
+	uint64_t i;
+
+	if (!fido2_cbor_map_int(req, 1, &rpid) || !fido2_cbor_map_int(req, 2, &cdh)) {
+		return CTAP2_ERR_MISSING_PARAMETER;
+	}
+	if (rpid.major != FIDO2_CBOR_TEXT || cdh.major != FIDO2_CBOR_BYTES) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (cdh.val != 32) {
+		return CTAP1_ERR_INVALID_LENGTH;
+	}
+	if (fido2_cbor_map_int(req, 4, &v) && v.major != FIDO2_CBOR_MAP) {
+		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+	}
+	if (fido2_cbor_map_int(req, 5, &v)) {
+		r = parse_options(&v, &rk, &up, &uv);
+		if (r != CTAP2_OK) {
+			return r;
+		}
+	}
+	r = check_pin_param(a, req, 6, rpid.data, rpid.val);
+	if (r != CTAP2_OK) {
+		return r;
+	}
+	if (rk != -1 || uv == 1) {
+		return CTAP2_ERR_UNSUPPORTED_OPTION;
+	}
+	fido2_sha256(rpid.data, rpid.val, rp_id_hash);
+
+	if (fido2_cbor_map_int(req, 3, &v)) {
+		if (v.major != FIDO2_CBOR_ARRAY) {
+			return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+		}
+		for (i = 0; i < v.val; i++) {
+			fido2_cbor_item d, did;
+			int is_pk;
+			fido2_cbor_array_at(&v, i, &d);
+			r = parse_descriptor(&d, &did, &is_pk);
+			if (r != CTAP2_OK) {
+				return r;
+			}
+			if (chosen == NULL && is_pk && unwrap_id(a, rp_id_hash,
+				did.data, did.val, seed, &logn) == 0) {
+				chosen = did.data;
+			}
+		}
+		fido2_wipe(seed, sizeof seed);
+		if (chosen != NULL) {
+			count = 1;
+			fido2_memcpy(a->gna_ids[0], chosen, FIDO2_CRED_ID_LEN);
+		}
+	} else {
+		/* Discoverable credentials of this RP, newest first. */
+		int n = a->store->cred_count(a->store_user), j;
+		uint32_t created[FIDO2_MAX_ASSERT];
+		for (j = 0; j < n; j++) {
+			unsigned k;
+			if (a->store->cred_get(a->store_user, j, &a->cred) != 0
+				|| !fido2_ct_equal(a->cred.rp_id_hash, rp_id_hash, 32)
+				|| a->cred.epoch != a->st.epoch) {
+				continue;
+			}
+			/* Insertion into the list sorted by creation, newest
+			   first; the oldest falls off when it is full. */
+			k = count < FIDO2_MAX_ASSERT ? count++ : FIDO2_MAX_ASSERT;
+			while (k > 0 && created[k - 1] < a->cred.created) {
+				if (k < FIDO2_MAX_ASSERT) {
+					created[k] = created[k - 1];
+					fido2_memcpy(a->gna_ids[k], a->gna_ids[k - 1],
+						FIDO2_CRED_ID_LEN);
+				}
+				k--;
+			}
+			if (k < FIDO2_MAX_ASSERT) {
+				created[k] = a->cred.created;
+				fido2_memcpy(a->gna_ids[k], a->cred.id,
+					FIDO2_CRED_ID_LEN);
+			}
+		}
+		fido2_wipe(a->cred.sk, sizeof a->cred.sk);
+	}
+	if (up != 0) {
+		r = ask_up(a, "authenticate", rpid.data, rpid.val);
+		if (r != CTAP2_OK) {
+			return r;
+		}
+		flags |= FLAG_UP;
+	}
+	if (count == 0) {
+		return CTAP2_ERR_NO_CREDENTIALS;
+	}
+	if (chosen == NULL) {
+		if (find_stored(a, a->gna_ids[0]) != 0) {
+			return CTAP2_ERR_NO_CREDENTIALS;
+		}
+		r = emit_assertion(a, a->gna_ids[0], 1, rp_id_hash, cdh.data,
+			flags, count, out);
+	} else {
+		/* An allow-listed credential that is also discoverable is
+		   signed with its stored key (no keygen). */
+		int stored = find_stored(a, a->gna_ids[0]) == 0;
+		r = emit_assertion(a, a->gna_ids[0], stored, rp_id_hash, cdh.data,
+			flags, 1, out);
+		if (stored) {
+			/* The allow-list case returns no user handle: rebuild
+			   without it is not needed by CTAP (it is allowed). */
+		}
+	}
+	fido2_wipe(a->cred.sk, sizeof a->cred.sk);
+	if (r == CTAP2_OK && chosen == NULL && count > 1) {
+		a->gna_active = 1;
+		a->gna_start_ms = a->plat->now_ms(a->user);
+		fido2_memcpy(a->gna_cdh, cdh.data, 32);
+		fido2_memcpy(a->gna_rp_id_hash, rp_id_hash, 32);
+		a->gna_flags = flags;
+		a->gna_count = count;
+		a->gna_next = 1;
+	}
+	return r;
+}
+
+static int
+get_next_assertion(fido2_auth *a, fido2_cbor_enc *out)
+{
+	int r;
+	if (!a->gna_active || a->gna_next >= a->gna_count
+		|| (uint32_t)(a->plat->now_ms(a->user) - a->gna_start_ms)
+			> FIDO2_GNA_TIMEOUT_MS) {
+		a->gna_active = 0;
+		return CTAP2_ERR_NOT_ALLOWED;
+	}
+	if (find_stored(a, a->gna_ids[a->gna_next]) != 0) {
+		a->gna_active = 0;
+		return CTAP2_ERR_NO_CREDENTIALS;
+	}
+	r = emit_assertion(a, a->gna_ids[a->gna_next], 1, a->gna_rp_id_hash,
+		a->gna_cdh, a->gna_flags, 1, out);
+	fido2_wipe(a->cred.sk, sizeof a->cred.sk);
+	a->gna_next++;
+	a->gna_start_ms = a->plat->now_ms(a->user);
+	return r;
+}
+
+/* ---------------------------------------------------------------- */
+/* authenticatorGetInfo, Reset, Selection */
+
+static int
+get_info(fido2_auth *a, fido2_cbor_enc *out)
+{
+	static const int64_t algs[2] = {
+		FIDO2_COSE_ALG_FNDSA512, FIDO2_COSE_ALG_FNDSA1024
+	};
+	int i;
+	fido2_cbor_put_map(out, 9);
+	fido2_cbor_put_uint(out, 0x01);       /* versions */
+	fido2_cbor_put_array(out, 2);
+	fido2_cbor_put_textz(out, "FIDO_2_0");
+	fido2_cbor_put_textz(out, "FIDO_2_1");
+	fido2_cbor_put_uint(out, 0x03);       /* aaguid */
+	fido2_cbor_put_bytes(out, a->aaguid, 16);
+	fido2_cbor_put_uint(out, 0x04);       /* options */
+	fido2_cbor_put_map(out, 3);
+	fido2_cbor_put_textz(out, "rk");
+	fido2_cbor_put_bool(out, 1);
+	fido2_cbor_put_textz(out, "up");
+	fido2_cbor_put_bool(out, 1);
+	fido2_cbor_put_textz(out, "plat");
+	fido2_cbor_put_bool(out, 0);
+	fido2_cbor_put_uint(out, 0x05);       /* maxMsgSize */
+	fido2_cbor_put_uint(out, 7609);
+	fido2_cbor_put_uint(out, 0x07);       /* maxCredentialCountInList */
+	fido2_cbor_put_uint(out, FIDO2_ALLOW_MAX);
+	fido2_cbor_put_uint(out, 0x08);       /* maxCredentialIdLength */
+	fido2_cbor_put_uint(out, FIDO2_CRED_ID_LEN);
+	fido2_cbor_put_uint(out, 0x09);       /* transports */
+	fido2_cbor_put_array(out, 1);
+	fido2_cbor_put_textz(out, "usb");
+	fido2_cbor_put_uint(out, 0x0a);       /* algorithms */
+	fido2_cbor_put_array(out, 2);
+	for (i = 0; i < 2; i++) {
+		fido2_cbor_put_map(out, 2);
+		fido2_cbor_put_textz(out, "alg");
+		fido2_cbor_put_int(out, algs[i]);
+		fido2_cbor_put_textz(out, "type");
+		fido2_cbor_put_textz(out, "public-key");
+	}
+	fido2_cbor_put_uint(out, 0x0e);       /* firmwareVersion */
+	fido2_cbor_put_uint(out, 1);
+	return out->err ? CTAP1_ERR_OTHER : CTAP2_OK;
+}
+
+static int
+reset(fido2_auth *a)
+{
+	fido2_dev_state ns;
+	int r = ask_up(a, "reset", NULL, 0);
+	if (r != CTAP2_OK) {
+		return r;
+	}
+	/* The new secret and epoch are the commit point: once written, every
+	   old credential ID fails to unwrap and every stored record is stale
+	   (the store drops records of another epoch); then wipe them. The
+	   counter keeps going up. */
+	ns = a->st;
+	if (a->plat->rng(a->user, ns.master, 32) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	ns.epoch = a->st.epoch + 1;
+	ns.counter_reserved = a->counter;
+	if (a->store->save_state(a->store_user, &ns) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	a->st = ns;
+	fido2_wipe(&ns, sizeof ns);
+	derive_keys(a);
+	cache_clear(a);
+	if (a->store->wipe(a->store_user) != 0) {
+		return CTAP1_ERR_OTHER;
+	}
+	return CTAP2_OK;
+}
+
+size_t
+fido2_ctap2_handle(fido2_auth *a, const uint8_t *req, size_t req_len,
+	uint8_t *resp, size_t resp_cap)
+{
+	fido2_cbor_enc out;
+	fido2_cbor_item params;
+	int st, has_params = 0, r;
+	uint8_t cmd;
+
+	if (resp_cap < 1) {
+		return 0;
+	}
+	if (req_len < 1) {
+		resp[0] = CTAP1_ERR_INVALID_LENGTH;
+		return 1;
+	}
+	cmd = req[0];
+	if (cmd != CTAP2_CMD_GET_NEXT_ASSERTION) {
+		a->gna_active = 0;
+	}
+	if (req_len > 1) {
+		r = fido2_cbor_check(req + 1, req_len - 1);
+		if (r != FIDO2_CBOR_OK) {
+			resp[0] = CTAP2_ERR_INVALID_CBOR;
+			return 1;
+		}
+		fido2_cbor_item_at(req + 1, req_len - 1, &params);
+		has_params = 1;
+	}
+	fido2_cbor_enc_init(&out, resp + 1, resp_cap - 1);
+	switch (cmd) {
+	case CTAP2_CMD_MAKE_CREDENTIAL:
+	case CTAP2_CMD_GET_ASSERTION:
+		if (!has_params) {
+			st = CTAP2_ERR_MISSING_PARAMETER;
+		} else if (params.major != FIDO2_CBOR_MAP) {
+			st = CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
+		} else if (cmd == CTAP2_CMD_MAKE_CREDENTIAL) {
+			st = make_credential(a, &params, &out);
+		} else {
+			st = get_assertion(a, &params, &out);
+		}
+		break;
+	case CTAP2_CMD_GET_INFO:
+	case CTAP2_CMD_RESET:
+	case CTAP2_CMD_GET_NEXT_ASSERTION:
+	case CTAP2_CMD_SELECTION:
+		if (has_params) {
+			st = CTAP1_ERR_INVALID_LENGTH;
+		} else if (cmd == CTAP2_CMD_GET_INFO) {
+			st = get_info(a, &out);
+		} else if (cmd == CTAP2_CMD_RESET) {
+			st = reset(a);
+		} else if (cmd == CTAP2_CMD_GET_NEXT_ASSERTION) {
+			st = get_next_assertion(a, &out);
+		} else {
+			st = ask_up(a, "select", NULL, 0);
+		}
+		break;
+	default:
+		st = CTAP1_ERR_INVALID_COMMAND;
+		break;
+	}
+	fido2_wipe(a->sk, sizeof a->sk);
+	if (st != CTAP2_OK) {
+		resp[0] = (uint8_t)st;
+		return 1;
+	}
+	resp[0] = CTAP2_OK;
+	return 1 + out.len;
+}

@@ -1,0 +1,157 @@
+"""python-fido2 over UDP to falcon-accel-fido2, and FN-DSA COSE keys.
+
+- ``UdpCtapHidConnection``: a python-fido2 ``CtapHidConnection`` whose
+  reports are UDP datagrams (64 bytes each): sent to 127.0.0.1:port,
+  received on 127.0.0.1:reply_port (the daemon's convention).
+- ``FNDSA512`` / ``FNDSA1024``: ``CoseKey`` subclasses (key type AKP, public
+  key under -1) that verify with the falcon_accel Python package. Their
+  algorithm identifiers are read from src/fido2/fido2_cose.h, the one place
+  that holds them.
+- ``Daemon``: starts/stops/kills the daemon for tests.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import falcon_accel
+from fido2.cose import CoseKey
+from fido2.hid import CtapHidDevice
+from fido2.hid.base import CtapHidConnection, HidDescriptor
+
+REPO = Path(__file__).resolve().parents[3]
+COSE_HEADER = REPO / "src" / "fido2" / "fido2_cose.h"
+
+
+def _cose_constants() -> dict:
+    text = COSE_HEADER.read_text()
+    vals = {}
+    for name, val in re.findall(r"#define\s+(FIDO2_COSE_\w+)\s+\(?(-?\d+)\)?", text):
+        vals[name] = int(val)
+    return vals
+
+
+_COSE = _cose_constants()
+KTY_AKP = _COSE["FIDO2_COSE_KTY_AKP"]
+LABEL_PUB = _COSE["FIDO2_COSE_LABEL_AKP_PUB"]
+ALG_FNDSA512 = _COSE["FIDO2_COSE_ALG_FNDSA512"]
+ALG_FNDSA1024 = _COSE["FIDO2_COSE_ALG_FNDSA1024"]
+
+
+class _FnDsaKey(CoseKey):
+    LOGN = 0
+
+    def verify(self, message: bytes, signature: bytes) -> None:
+        if self.get(1) != KTY_AKP:
+            raise ValueError("FN-DSA COSE key: kty must be AKP (%d)" % KTY_AKP)
+        pub = self.get(LABEL_PUB)
+        if not isinstance(pub, (bytes, bytearray)) or len(pub) < 1 or pub[0] != self.LOGN:
+            raise ValueError("FN-DSA COSE key: pub is not a Falcon-%d public key"
+                             % (1 << self.LOGN))
+        # Compressed signatures only (header 0x30 + logn).
+        if len(signature) < 1 or signature[0] != 0x30 + self.LOGN:
+            raise ValueError("FN-DSA signature: not the compressed format")
+        if not falcon_accel.verify(bytes(pub), bytes(message), bytes(signature)):
+            raise ValueError("FN-DSA signature does not verify")
+
+
+class FNDSA512(_FnDsaKey):
+    ALGORITHM = ALG_FNDSA512
+    LOGN = 9
+
+
+class FNDSA1024(_FnDsaKey):
+    ALGORITHM = ALG_FNDSA1024
+    LOGN = 10
+
+
+class UdpCtapHidConnection(CtapHidConnection):
+    def __init__(self, port: int, reply_port: int, timeout: float = 30.0):
+        self.dest = ("127.0.0.1", port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", reply_port))
+        self.sock.settimeout(timeout)
+
+    def read_packet(self) -> bytes:
+        data = self.sock.recv(64)
+        if len(data) != 64:
+            raise OSError("short report (%d bytes)" % len(data))
+        return data
+
+    def write_packet(self, data: bytes) -> None:
+        data = bytes(data).ljust(64, b"\0")
+        self.sock.sendto(data, self.dest)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def open_device(port: int, reply_port: int, timeout: float = 30.0) -> CtapHidDevice:
+    conn = UdpCtapHidConnection(port, reply_port, timeout)
+    desc = HidDescriptor("udp:%d" % port, 0x1209, 0xFA1C, 64, 64,
+                         "falcon-accel-fido2", None)
+    try:
+        return CtapHidDevice(desc, conn)
+    except Exception:
+        conn.close()
+        raise
+
+
+def daemon_path() -> str:
+    p = os.environ.get("FIDO2_DAEMON")
+    if p:
+        return p
+    for cand in (REPO / "build" / "fido2" / "tools" / "fido2" / "falcon-accel-fido2",
+                 REPO / "build" / "tools" / "fido2" / "falcon-accel-fido2"):
+        if cand.exists():
+            return str(cand)
+    raise FileNotFoundError("falcon-accel-fido2 not built (set FIDO2_DAEMON)")
+
+
+class Daemon:
+    """One falcon-accel-fido2 process on a state directory."""
+
+    def __init__(self, state: Path, port: int, reply_port: int, up: str = "auto"):
+        self.state, self.port, self.reply_port, self.up = state, port, reply_port, up
+        self.proc = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.proc = subprocess.Popen(
+            [daemon_path(), "--state", str(self.state), "--port", str(self.port),
+             "--reply-port", str(self.reply_port), "--user-presence", self.up],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                raise RuntimeError("falcon-accel-fido2 exited: rc=%s"
+                                   % self.proc.wait())
+            if "ready on" in line:
+                return
+        raise RuntimeError("falcon-accel-fido2 did not start")
+
+    def kill9(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> int:
+        if self.proc is None:
+            return 0
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stderr:
+            self.proc.stderr.close()
+        return self.proc.returncode

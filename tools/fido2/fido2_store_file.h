@@ -1,0 +1,38 @@
+/*
+ * Durable credential store for the host daemon: one file per record in a
+ * state directory, each written as tmp file + fsync + rename + fsync of
+ * the directory, so that a kill -9 at any instant leaves either the old
+ * or the new version of every file, never a torn one.
+ *
+ *   DIR/state.bin               device secret, counter reservation, epoch
+ *   DIR/cred-<32 hex>.bin       one discoverable credential; the name is a
+ *                               hash of (rpIdHash, user handle), so a
+ *                               replacement for the same account is one
+ *                               atomic rename onto the same name
+ * Every file ends with the SHA-256 of its contents (checked on load: a
+ * mismatch is reported and the daemon refuses to start, it never guesses).
+ * Records of an older epoch (a Reset interrupted between its commit and
+ * the wipe) are deleted on load.
+ */
+#ifndef FIDO2_STORE_FILE_H
+#define FIDO2_STORE_FILE_H
+
+#include "fido2_ctap2.h"
+
+#define FIDO2_FILE_STORE_MAX 256
+
+typedef struct {
+	char dir[512];
+	int ncreds;
+	fido2_cred creds[FIDO2_FILE_STORE_MAX];
+	uint32_t epoch;           /* of the loaded state, for stale records */
+	char err[768];            /* last error, for messages */
+} fido2_file_store;
+
+extern const fido2_store_ops fido2_file_store_ops;
+
+/* Opens (creating if needed) DIR, removes leftover tmp files and loads
+   every record. 0 on success; -1 with fs->err set. */
+int fido2_file_store_open(fido2_file_store *fs, const char *dir);
+
+#endif
