@@ -68,8 +68,9 @@ grep -E 'error|warning' "$BUILD/rv32-build.log" | head -40
 OBJDIR="$BUILD/CMakeFiles/falcon_accel.dir/src"
 failed_src=()
 objs=()
-for src in "$ROOT"/src/*.c; do
-	base=$(basename "$src")
+# src/*.c and the ML-KEM part src/mlkem/*.c (both in the core library)
+for src in "$ROOT"/src/*.c "$ROOT"/src/mlkem/*.c; do
+	base=${src#"$ROOT"/src/}
 	obj=""
 	for ext in obj o; do
 		if [ -f "$OBJDIR/$base.$ext" ]; then

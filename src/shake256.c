@@ -156,6 +156,13 @@ keccak_f1600(uint64_t *a)
 	keccak_f1600_generic(a);
 }
 
+/* The permutation for the other sponges (SHA3, SHAKE128: src/mlkem/). */
+void
+fa_keccak_f1600(uint64_t *st)
+{
+	keccak_f1600(st);
+}
+
 /* Load 8 bytes as a little-endian 64-bit word. */
 static inline uint64_t
 load_le64(const uint8_t *b)

@@ -1,0 +1,198 @@
+/*
+ * mlkem_poly.c -- sampling and byte encodings of ML-KEM polynomials
+ * (FIPS 203, Algorithms 5 to 8 and the Compress/Decompress maps of 4.2.1).
+ *
+ * Constant time except fa_mlkem_sample_ntt (public seed). Compress uses
+ * a multiplication by a fixed reciprocal, never a division.
+ */
+
+#include "mlkem/mlkem_inner.h"
+
+/*
+ * Algorithm 7 (SampleNTT): SHAKE128(rho || j || i) read three bytes at a
+ * time, b0, b1, b2 giving d1 = b0 + 256 (b1 mod 16) and
+ * d2 = floor(b1 / 16) + 16 b2, each kept when < q, until 256 values.
+ * 168 bytes (one SHAKE128 block) hold 56 triples exactly.
+ */
+void
+fa_mlkem_sample_ntt(int16_t *a, const uint8_t rho[32], uint8_t j,
+	uint8_t i)
+{
+	fa_keccak_sponge s;
+	uint8_t seed[34], buf[FA_SHAKE128_RATE];
+	unsigned n = 0;
+
+	memcpy(seed, rho, 32);
+	seed[32] = j;
+	seed[33] = i;
+	fa_sponge_init(&s, FA_SHAKE128_RATE);
+	fa_sponge_absorb(&s, seed, sizeof seed);
+	fa_sponge_finish(&s, 0x1F);
+	while (n < MLKEM_N) {
+		unsigned u;
+
+		fa_sponge_squeeze(&s, buf, sizeof buf);
+		for (u = 0; u < sizeof buf && n < MLKEM_N; u += 3) {
+			unsigned d1 = buf[u] | ((unsigned)(buf[u + 1] & 0x0F) << 8);
+			unsigned d2 = (buf[u + 1] >> 4) | ((unsigned)buf[u + 2] << 4);
+
+			if (d1 < MLKEM_Q) {
+				a[n ++] = (int16_t)d1;
+			}
+			if (d2 < MLKEM_Q && n < MLKEM_N) {
+				a[n ++] = (int16_t)d2;
+			}
+		}
+	}
+}
+
+/*
+ * PRF_eta(sigma, nonce) = SHAKE256(sigma || nonce, 64 eta), then
+ * Algorithm 8 (SamplePolyCBD): coefficient i is
+ *   sum_{l<eta} bit[2 i eta + l] - sum_{l<eta} bit[2 i eta + eta + l].
+ * eta = 2: a 32-bit word holds 8 coefficients (4 bits each), the pair
+ * sums computed for all bit pairs at once; eta = 3: a 24-bit word holds
+ * 4 coefficients (6 bits each), triple sums at once. Result in
+ * [-eta, eta].
+ */
+void
+fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32], uint8_t nonce,
+	unsigned eta)
+{
+	uint8_t buf[64 * 3];
+	unsigned i, l;
+
+	fa_shake256_2(buf, 64 * eta, sigma, 32, &nonce, 1);
+	if (eta == 2) {
+		for (i = 0; i < MLKEM_N / 8; i ++) {
+			uint32_t w = (uint32_t)buf[4 * i]
+				| ((uint32_t)buf[4 * i + 1] << 8)
+				| ((uint32_t)buf[4 * i + 2] << 16)
+				| ((uint32_t)buf[4 * i + 3] << 24);
+			uint32_t d = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
+
+			for (l = 0; l < 8; l ++) {
+				int x = (int)((d >> (4 * l)) & 3);
+				int y = (int)((d >> (4 * l + 2)) & 3);
+
+				a[8 * i + l] = (int16_t)(x - y);
+			}
+		}
+	} else {
+		for (i = 0; i < MLKEM_N / 4; i ++) {
+			uint32_t w = (uint32_t)buf[3 * i]
+				| ((uint32_t)buf[3 * i + 1] << 8)
+				| ((uint32_t)buf[3 * i + 2] << 16);
+			uint32_t d = (w & 0x249249u) + ((w >> 1) & 0x249249u)
+				+ ((w >> 2) & 0x249249u);
+
+			for (l = 0; l < 4; l ++) {
+				int x = (int)((d >> (6 * l)) & 7);
+				int y = (int)((d >> (6 * l + 3)) & 7);
+
+				a[4 * i + l] = (int16_t)(x - y);
+			}
+		}
+	}
+}
+
+/* ByteEncode_12: two values per three bytes, little-endian bit order. */
+void
+fa_mlkem_encode12(uint8_t *out, const int16_t *a)
+{
+	unsigned i;
+
+	for (i = 0; i < MLKEM_N / 2; i ++) {
+		unsigned x = fa_mlkem_canon(fa_mlkem_barrett(a[2 * i]));
+		unsigned y = fa_mlkem_canon(fa_mlkem_barrett(a[2 * i + 1]));
+
+		out[3 * i] = (uint8_t)x;
+		out[3 * i + 1] = (uint8_t)((x >> 8) | (y << 4));
+		out[3 * i + 2] = (uint8_t)(y >> 4);
+	}
+}
+
+void
+fa_mlkem_decode12(int16_t *a, const uint8_t *in)
+{
+	unsigned i;
+
+	for (i = 0; i < MLKEM_N / 2; i ++) {
+		a[2 * i] = (int16_t)(in[3 * i] | ((in[3 * i + 1] & 0x0F) << 8));
+		a[2 * i + 1] = (int16_t)((in[3 * i + 1] >> 4)
+			| (in[3 * i + 2] << 4));
+	}
+}
+
+int
+fa_mlkem_check12(const uint8_t *in)
+{
+	int16_t a[MLKEM_N];
+	uint32_t bad = 0;
+	unsigned i;
+
+	fa_mlkem_decode12(a, in);
+	for (i = 0; i < MLKEM_N; i ++) {
+		/* bit 31 set iff q - 1 - a < 0, i.e. a >= q */
+		bad |= (uint32_t)(MLKEM_Q - 1 - a[i]);
+	}
+	return (int)(1 - (bad >> 31));
+}
+
+/*
+ * Compress_d(x) = round(2^d x / q) mod 2^d = floor((2^d x + (q-1)/2) / q)
+ * mod 2^d (q is odd: no ties). The quotient of t < 2^23 by q is
+ * floor(t * M / 2^36) with M = ceil(2^36 / q) = 20642679: M q - 2^36 < q,
+ * so the error term t (M q - 2^36) / (q 2^36) < 2^-13 stays below 1/q
+ * and never crosses an integer (tests/test_mlkem.c checks every x, d).
+ */
+uint32_t
+fa_mlkem_compress(uint32_t x, unsigned d)
+{
+	uint64_t t = ((uint64_t)x << d) + (MLKEM_Q - 1) / 2;
+
+	return (uint32_t)((t * 20642679u) >> 36) & (((uint32_t)1 << d) - 1);
+}
+
+/* Compress_d then ByteEncode_d: values packed d bits each, least
+   significant bit first. */
+void
+fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d)
+{
+	uint32_t acc = 0;
+	unsigned bits = 0, i, o = 0;
+
+	for (i = 0; i < MLKEM_N; i ++) {
+		uint32_t x = fa_mlkem_canon(fa_mlkem_barrett(a[i]));
+
+		acc |= fa_mlkem_compress(x, d) << bits;
+		bits += d;
+		while (bits >= 8) {
+			out[o ++] = (uint8_t)acc;
+			acc >>= 8;
+			bits -= 8;
+		}
+	}
+}
+
+/* ByteDecode_d then Decompress_d(y) = round(q y / 2^d)
+   = floor((q y + 2^(d-1)) / 2^d). */
+void
+fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d)
+{
+	uint32_t acc = 0, mask = ((uint32_t)1 << d) - 1;
+	unsigned bits = 0, i, o = 0;
+
+	for (i = 0; i < MLKEM_N; i ++) {
+		uint32_t y;
+
+		while (bits < d) {
+			acc |= (uint32_t)in[o ++] << bits;
+			bits += 8;
+		}
+		y = acc & mask;
+		acc >>= d;
+		bits -= d;
+		a[i] = (int16_t)((y * MLKEM_Q + ((uint32_t)1 << (d - 1))) >> d);
+	}
+}
