@@ -39,11 +39,17 @@ if(TARGET falcon-accel AND TARGET fa_kat_drbg)
       $<TARGET_FILE:falcon-accel> ${CMAKE_CURRENT_BINARY_DIR}/cli_roundtrip
       ${FA_CLI_SHARED_DIR})
   set_tests_properties(cli_roundtrip PROPERTIES TIMEOUT 120 LABELS "cli")
+  # Error messages name their culprit; --version; README synopsis = --help.
+  add_test(NAME cli_messages
+    COMMAND ${FA_CLI_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/messages.sh
+      $<TARGET_FILE:falcon-accel> ${CMAKE_CURRENT_BINARY_DIR}/cli_messages
+      ${CMAKE_SOURCE_DIR}/README.md)
+  set_tests_properties(cli_messages PROPERTIES TIMEOUT 120 LABELS "cli")
   # The tool exits on errors without freeing its buffers (by design):
   # LeakSanitizer would turn every such exit into status 1. The library
   # itself never allocates, so nothing is hidden by this.
   if(FA_SANITIZE)
-    set_property(TEST cli_roundtrip cli_kat_512 cli_kat_1024
+    set_property(TEST cli_roundtrip cli_messages cli_kat_512 cli_kat_1024
       APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endif()

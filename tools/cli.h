@@ -20,6 +20,11 @@
 #define CLI_EXIT_BADSIG  1
 #define CLI_EXIT_ERROR   2
 
+/* Version of the tool (`falcon-accel --version`); the Python package
+   (python/pyproject.toml) carries the same number, which
+   tests/cli/messages.sh checks. */
+#define FA_CLI_VERSION "0.1.0"
+
 /* Print "falcon-accel: <message>" on stderr and exit with `code`. */
 void cli_fail(int code, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
@@ -38,6 +43,36 @@ void cli_write_file(const char *path, const void *data, size_t len,
 /* Hex string (even number of digits, any case) to bytes; returns the
    byte count or -1 if not valid hex. out must hold strlen(hex)/2. */
 long cli_hex_decode(uint8_t *out, const char *hex);
+/* Hex value of option `opt` of subcommand `cmd` into a fresh buffer
+   (*len bytes); exits (code 2) saying what is wrong with it: empty, an
+   odd number of digits, a character that is not a hex digit. */
+uint8_t *cli_hex_arg(const char *cmd, const char *opt, const char *hex,
+	size_t *len);
+
+/*
+ * Encoded objects named by an option (--pk FILE, --sk FILE, --sig FILE).
+ * cli_read_arg() reads the file (stdin for "-"); cli_check_object()
+ * returns the degree (logn) of an object expected to be of `kind`, or
+ * exits (code 2) with a message that names the option and the file and
+ * says what is wrong, e.g.
+ *   "verify: --pk k.pk: wrong encoded length 500, expected 897 for
+ *    Falcon-512"
+ *   "verify: --pk k.sk: this is a private key (header 0x59, Falcon-512),
+ *    not a public key"
+ * It checks the header byte (kind and degree) and the length; the
+ * library's decoders check the rest (cli_fail_object names the file for
+ * their errors).
+ */
+enum { CLI_PUBKEY, CLI_PRIVKEY, CLI_SIG };
+uint8_t *cli_read_arg(const char *cmd, const char *opt, const char *path,
+	size_t *len);
+unsigned cli_check_object(const char *cmd, const char *opt,
+	const char *path, const uint8_t *obj, size_t len, int kind);
+/* "cmd: opt path: <library error>" and exit (code 2). */
+void cli_fail_object(const char *cmd, const char *opt, const char *path,
+	int err) __attribute__((noreturn));
+/* True for the library's decoding errors (header, length, range...). */
+int cli_is_decode_error(int err);
 
 /* "512" -> 9, "1024" -> 10; exits (code 2) otherwise. */
 unsigned cli_parse_degree(const char *s);

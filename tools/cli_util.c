@@ -44,13 +44,34 @@ static int is_stdio(const char *path)
 	return path == NULL || strcmp(path, "-") == 0;
 }
 
-uint8_t *cli_read_file(const char *path, size_t *len)
+/* How an option's file is named in messages: "--pk FILE", or the
+   plain file name when no option is known. */
+static void file_label(char *buf, size_t len, const char *opt,
+	const char *path)
+{
+	const char *p = is_stdio(path) ? "(stdin)" : path;
+
+	if (opt != NULL) {
+		snprintf(buf, len, "%s %s", opt, p);
+	} else {
+		snprintf(buf, len, "%s", p);
+	}
+}
+
+static uint8_t *read_all(const char *cmd, const char *opt, const char *path,
+	size_t *len)
 {
 	FILE *f = is_stdio(path) ? stdin : fopen(path, "rb");
 	size_t cap = 4096, n = 0;
 	uint8_t *buf;
+	char label[512];
 
+	file_label(label, sizeof label, opt, path);
 	if (f == NULL) {
+		if (cmd != NULL) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: cannot open: %s", cmd,
+				label, strerror(errno));
+		}
 		cli_fail(CLI_EXIT_ERROR, "cannot open %s: %s", path,
 			strerror(errno));
 	}
@@ -78,6 +99,146 @@ uint8_t *cli_read_file(const char *path, size_t *len)
 	}
 	*len = n;
 	return buf;
+}
+
+uint8_t *cli_read_file(const char *path, size_t *len)
+{
+	return read_all(NULL, NULL, path, len);
+}
+
+uint8_t *cli_read_arg(const char *cmd, const char *opt, const char *path,
+	size_t *len)
+{
+	return read_all(cmd, opt, path, len);
+}
+
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case CLI_PUBKEY:  return "public key";
+	case CLI_PRIVKEY: return "private key";
+	default:          return "signature";
+	}
+}
+
+/*
+ * Headers: 0x00+logn public key; 0x50+logn private key, or signature in
+ * the constant-time format (told apart by length); 0x30+logn signature,
+ * compressed or padded. logn in [FA_LOGN_MIN, FA_LOGN_MAX].
+ */
+unsigned cli_check_object(const char *cmd, const char *opt,
+	const char *path, const uint8_t *obj, size_t len, int kind)
+{
+	char label[512];
+	unsigned h, t, logn, n;
+	const char *want = kind_name(kind);
+
+	file_label(label, sizeof label, opt, path);
+	if (len == 0) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: empty file, expected a Falcon "
+			"%s", cmd, label, want);
+	}
+	h = obj[0];
+	t = h & 0xF0;
+	logn = h & 0x0F;
+	if ((t != 0x00 && t != 0x30 && t != 0x50)
+		|| logn < FA_LOGN_MIN || logn > FA_LOGN_MAX)
+	{
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: not a Falcon %s (header byte "
+			"0x%02X)", cmd, label, want, h);
+	}
+	n = 1u << logn;
+	/* What the header says the object is, when it is not `kind`. */
+	if (t == 0x00 && kind != CLI_PUBKEY) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a public key (header "
+			"0x%02X, Falcon-%u), not a %s", cmd, label, h, n, want);
+	}
+	if (t == 0x30 && kind != CLI_SIG) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a signature (header "
+			"0x%02X, Falcon-%u), not a %s", cmd, label, h, n, want);
+	}
+	if (t == 0x50 && kind == CLI_PUBKEY) {
+		if (len == FA_SIG_CT_SIZE(logn)) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a signature "
+				"(constant-time format, header 0x%02X, Falcon-%u), "
+				"not a public key", cmd, label, h, n);
+		}
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a private key (header "
+			"0x%02X, Falcon-%u), not a public key (falcon-accel pubkey "
+			"derives it)", cmd, label, h, n);
+	}
+	if (t == 0x50 && kind == CLI_PRIVKEY && len != FA_PRIVKEY_SIZE(logn)
+		&& len == FA_SIG_CT_SIZE(logn))
+	{
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a signature "
+			"(constant-time format, header 0x%02X, Falcon-%u), not a "
+			"private key", cmd, label, h, n);
+	}
+	if (t == 0x50 && kind == CLI_SIG && len != FA_SIG_CT_SIZE(logn)
+		&& len == FA_PRIVKEY_SIZE(logn))
+	{
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a private key (header "
+			"0x%02X, Falcon-%u), not a signature", cmd, label, h, n);
+	}
+
+	/* The right kind: its length. */
+	switch (kind) {
+	case CLI_PUBKEY:
+		if (len != FA_PUBKEY_SIZE(logn)) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: wrong encoded length %zu, "
+				"expected %u for Falcon-%u", cmd, label, len,
+				(unsigned)FA_PUBKEY_SIZE(logn), n);
+		}
+		break;
+	case CLI_PRIVKEY:
+		if (len != FA_PRIVKEY_SIZE(logn)) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: wrong encoded length %zu, "
+				"expected %u for Falcon-%u", cmd, label, len,
+				(unsigned)FA_PRIVKEY_SIZE(logn), n);
+		}
+		break;
+	default:
+		if (t == 0x50 && len != FA_SIG_CT_SIZE(logn)) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: wrong encoded length %zu, "
+				"expected %u for Falcon-%u (constant-time format)",
+				cmd, label, len, (unsigned)FA_SIG_CT_SIZE(logn), n);
+		}
+		if (t == 0x30 && (len < 2 + FA_NONCE_SIZE
+			|| len > FA_SIG_COMPRESSED_MAXSIZE(logn)))
+		{
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: wrong encoded length %zu, "
+				"expected %u to %u for Falcon-%u (compressed or padded "
+				"format)", cmd, label, len, 2 + FA_NONCE_SIZE,
+				(unsigned)FA_SIG_COMPRESSED_MAXSIZE(logn), n);
+		}
+		break;
+	}
+	return logn;
+}
+
+void cli_fail_object(const char *cmd, const char *opt, const char *path,
+	int err)
+{
+	char label[512];
+
+	file_label(label, sizeof label, opt, path);
+	cli_fail(CLI_EXIT_ERROR, "%s: %s: %s", cmd, label, fa_strerror(err));
+}
+
+int cli_is_decode_error(int err)
+{
+	switch (err) {
+	case FA_ERR_FORMAT:
+	case FA_ERR_HEADER:
+	case FA_ERR_LENGTH:
+	case FA_ERR_COEFF_RANGE:
+	case FA_ERR_MINUS_ZERO:
+	case FA_ERR_PADDING:
+	case FA_ERR_KEY:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 void cli_write_file(const char *path, const void *data, size_t len,
@@ -138,6 +299,37 @@ long cli_hex_decode(uint8_t *out, const char *hex)
 	return (long)(len / 2);
 }
 
+uint8_t *cli_hex_arg(const char *cmd, const char *opt, const char *hex,
+	size_t *len)
+{
+	size_t n = strlen(hex), i;
+	uint8_t *out;
+
+	if (n == 0) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: empty value, expected hex "
+			"digits", cmd, opt);
+	}
+	for (i = 0; i < n; i ++) {
+		if (hex_digit(hex[i]) < 0) {
+			unsigned char c = (unsigned char)hex[i];
+
+			if (c > 0x20 && c < 0x7F) {
+				cli_fail(CLI_EXIT_ERROR, "%s: %s: '%c' (character "
+					"%zu) is not a hex digit", cmd, opt, c, i + 1);
+			}
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: byte 0x%02X (character "
+				"%zu) is not a hex digit", cmd, opt, c, i + 1);
+		}
+	}
+	if (n % 2 != 0) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: odd number of hex digits (%zu):"
+			" each byte takes two", cmd, opt, n);
+	}
+	out = cli_alloc(n / 2);
+	*len = (size_t)cli_hex_decode(out, hex);
+	return out;
+}
+
 unsigned cli_parse_degree(const char *s)
 {
 	if (strcmp(s, "512") == 0) {
@@ -169,12 +361,17 @@ unsigned long cli_parse_uint(const char *opt, const char *s,
 const fa_backend *cli_backend(const char *name)
 {
 	const fa_backend *be;
+	const char *from = "--backend ";
+	char avail[256];
+	size_t i, pos = 0;
+	int registered = 0;
 
 	if (name == NULL) {
 		name = cli_global_backend;
 	}
 	if (name == NULL) {
 		name = getenv("FALCON_ACCEL_BACKEND");
+		from = "FALCON_ACCEL_BACKEND=";
 		if (name != NULL && name[0] == 0) {
 			name = NULL;
 		}
@@ -183,11 +380,26 @@ const fa_backend *cli_backend(const char *name)
 		return fa_backend_default();
 	}
 	be = fa_backend_find(name);
-	if (be == NULL) {
-		cli_fail(CLI_EXIT_ERROR,
-			"backend '%s' is unknown or unavailable here", name);
+	if (be != NULL) {
+		return be;
 	}
-	return be;
+	/* Name the culprit (option or environment) and the choices. */
+	avail[0] = 0;
+	for (i = 0; i < fa_backend_count(); i ++) {
+		const fa_backend *b = fa_backend_at(i);
+		const char *bn = fa_backend_name(b);
+
+		if (strcmp(bn, name) == 0) {
+			registered = 1;
+		}
+		if (fa_backend_available(b) && pos + strlen(bn) + 3 < sizeof avail) {
+			pos += (size_t)snprintf(avail + pos, sizeof avail - pos,
+				"%s%s", pos ? ", " : "", bn);
+		}
+	}
+	cli_fail(CLI_EXIT_ERROR, "%s%s: %s (available here: %s)", from, name,
+		registered ? "backend not available on this machine"
+		: "unknown backend", avail);
 }
 
 void cli_args_init(cli_args *a, int argc, char **argv)

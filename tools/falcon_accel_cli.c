@@ -15,22 +15,23 @@
 
 static const char usage_text[] =
 "usage: falcon-accel [--backend NAME] COMMAND [OPTIONS]\n"
+"       falcon-accel --version | --help\n"
 "\n"
 "commands:\n"
-"  keygen --degree 512|1024 [--seed HEX] --sk FILE --pk FILE\n"
-"  pubkey --sk FILE --pk FILE\n"
-"  sign   --sk FILE [--format compressed|padded|ct] [--in FILE] --out FILE\n"
-"  verify --pk FILE --sig FILE [--in FILE]\n"
-"  kat    --degree 512|1024 [--count K] --out FILE\n"
-"  bench  [--json] [--threads N] [--runs R] [--degree 512|1024]\n"
+"  keygen   --degree 512|1024 [--seed HEX] --sk FILE --pk FILE\n"
+"  pubkey   --sk FILE --pk FILE\n"
+"  sign     --sk FILE [--format compressed|padded|ct] [--in FILE] --out FILE\n"
+"  verify   --pk FILE --sig FILE [--in FILE]\n"
+"  kat      --degree 512|1024 [--count K] --out FILE\n"
+"  bench    [--json] [--threads N] [--runs R] [--degree 512|1024]\n"
 "  backends\n"
 "  help\n"
 "\n"
-"Every command also takes --backend NAME; the default is\n"
-"$FALCON_ACCEL_BACKEND, else the fastest available backend.\n"
-"The message is read from stdin when --in is absent; '-' names\n"
-"stdin/stdout. Exit status: 0 success, 1 invalid signature,\n"
-"2 usage, format or other error.\n";
+"Every command also takes --backend NAME (portable, avx2, rtl: see\n"
+"'backends'); the default is $FALCON_ACCEL_BACKEND, else the fastest\n"
+"available backend. The message is read from stdin when --in is\n"
+"absent; '-' names stdin/stdout. Exit status: 0 success, 1 invalid\n"
+"signature, 2 usage, format or other error (one line on stderr).\n";
 
 /* Key pair from an explicit seed (SHAKE256(seed) is the RNG) or from the
    OS random source. */
@@ -60,14 +61,11 @@ int cli_cmd_keygen(int argc, char **argv)
 	be = cli_backend(be_name);
 
 	if (seed_hex != NULL) {
-		uint8_t *seed = cli_alloc(strlen(seed_hex) / 2 + 1);
-		long seed_len = cli_hex_decode(seed, seed_hex);
+		size_t seed_len;
+		uint8_t *seed = cli_hex_arg("keygen", "--seed", seed_hex,
+			&seed_len);
 
-		if (seed_len <= 0) {
-			cli_fail(CLI_EXIT_ERROR,
-				"keygen: --seed must be a non-empty hex string");
-		}
-		fa_shake256_init_prng_from_seed(&rng, seed, (size_t)seed_len);
+		fa_shake256_init_prng_from_seed(&rng, seed, seed_len);
 		free(seed);
 	} else if (fa_shake256_init_prng_from_system(&rng) != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "keygen: the OS random source failed");
@@ -93,22 +91,6 @@ int cli_cmd_keygen(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-/* Degree of an encoded key/signature, or exit 2 naming `what`. */
-static unsigned object_logn(const uint8_t *obj, size_t len, const char *cmd,
-	const char *what)
-{
-	int logn = fa_get_logn(obj, len);
-
-	if (logn < 0) {
-		cli_fail(CLI_EXIT_ERROR, "%s: invalid %s: %s", cmd, what,
-			fa_strerror(logn));
-	}
-	if (logn < FA_LOGN_MIN || logn > FA_LOGN_MAX) {
-		cli_fail(CLI_EXIT_ERROR, "%s: invalid %s", cmd, what);
-	}
-	return (unsigned)logn;
-}
-
 int cli_cmd_pubkey(int argc, char **argv)
 {
 	const char *sk_path = NULL, *pk_path = NULL, *be_name = NULL;
@@ -128,16 +110,16 @@ int cli_cmd_pubkey(int argc, char **argv)
 	}
 	/* fa_make_public takes no backend, but a named one must exist. */
 	(void)cli_backend(be_name);
-	sk = cli_read_file(sk_path, &sk_len);
-	logn = object_logn(sk, sk_len, "pubkey", "private key");
+	sk = cli_read_arg("pubkey", "--sk", sk_path, &sk_len);
+	logn = cli_check_object("pubkey", "--sk", sk_path, sk, sk_len,
+		CLI_PRIVKEY);
 	pk_len = FA_PUBKEY_SIZE(logn);
 	tmp_len = FA_TMPSIZE_MAKEPUB(logn);
 	pk = cli_alloc(pk_len);
 	tmp = cli_alloc(tmp_len);
 	rc = fa_make_public(pk, pk_len, sk, sk_len, tmp, tmp_len);
 	if (rc != FA_OK) {
-		cli_fail(CLI_EXIT_ERROR, "pubkey: invalid private key: %s",
-			fa_strerror(rc));
+		cli_fail_object("pubkey", "--sk", sk_path, rc);
 	}
 	cli_write_file(pk_path, pk, pk_len, 0);
 	memset(sk, 0, sk_len);
@@ -200,9 +182,10 @@ int cli_cmd_sign(int argc, char **argv)
 		cli_fail(CLI_EXIT_ERROR, "sign: --sk and --out are required");
 	}
 	be = cli_backend(be_name);
-	sk = cli_read_file(sk_path, &sk_len);
-	logn = object_logn(sk, sk_len, "sign", "private key");
-	msg = cli_read_file(in_path, &msg_len);
+	sk = cli_read_arg("sign", "--sk", sk_path, &sk_len);
+	logn = cli_check_object("sign", "--sk", sk_path, sk, sk_len,
+		CLI_PRIVKEY);
+	msg = cli_read_arg("sign", "--in", in_path, &msg_len);
 	if (fa_shake256_init_prng_from_system(&rng) != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "sign: the OS random source failed");
 	}
@@ -212,6 +195,9 @@ int cli_cmd_sign(int argc, char **argv)
 	tmp = cli_alloc(tmp_len);
 	rc = fa_sign_dyn(be, &rng, sig, &sig_len, format, sk, sk_len,
 		msg, msg_len, tmp, tmp_len);
+	if (cli_is_decode_error(rc)) {
+		cli_fail_object("sign", "--sk", sk_path, rc);
+	}
 	if (rc != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "sign: %s", fa_strerror(rc));
 	}
@@ -232,7 +218,7 @@ int cli_cmd_verify(int argc, char **argv)
 	const fa_backend *be;
 	uint8_t *pk, *sig, *msg, *tmp;
 	size_t pk_len, sig_len, msg_len, tmp_len;
-	unsigned logn;
+	unsigned logn, sig_logn;
 	int rc;
 
 	const cli_opt opts[] = {
@@ -249,14 +235,31 @@ int cli_cmd_verify(int argc, char **argv)
 			"verify: signature and message cannot both be stdin");
 	}
 	be = cli_backend(be_name);
-	pk = cli_read_file(pk_path, &pk_len);
-	logn = object_logn(pk, pk_len, "verify", "public key");
-	sig = cli_read_file(sig_path, &sig_len);
-	msg = cli_read_file(in_path, &msg_len);
+	pk = cli_read_arg("verify", "--pk", pk_path, &pk_len);
+	logn = cli_check_object("verify", "--pk", pk_path, pk, pk_len,
+		CLI_PUBKEY);
+	sig = cli_read_arg("verify", "--sig", sig_path, &sig_len);
+	sig_logn = cli_check_object("verify", "--sig", sig_path, sig, sig_len,
+		CLI_SIG);
+	if (sig_logn != logn) {
+		cli_fail(CLI_EXIT_ERROR, "verify: --sig %s is a Falcon-%u "
+			"signature, --pk %s a Falcon-%u public key", sig_path,
+			1u << sig_logn, pk_path, 1u << logn);
+	}
+	msg = cli_read_arg("verify", "--in", in_path, &msg_len);
 	tmp_len = FA_TMPSIZE_VERIFY(logn);
 	tmp = cli_alloc(tmp_len);
 	rc = fa_verify(be, sig, sig_len, 0, pk, pk_len, msg, msg_len,
 		tmp, tmp_len);
+	if (cli_is_decode_error(rc)) {
+		/* Which of the two does not decode: the key is decoded alone. */
+		fa_prepared_pubkey pp;
+
+		if (fa_pubkey_prepare(be, &pp, pk, pk_len) != FA_OK) {
+			cli_fail_object("verify", "--pk", pk_path, rc);
+		}
+		cli_fail_object("verify", "--sig", sig_path, rc);
+	}
 	free(pk);
 	free(sig);
 	free(msg);
@@ -271,17 +274,25 @@ int cli_cmd_verify(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static int cmd_backends(void)
+/* Registered backends, whether each is available here, the default;
+   a backend chosen by --backend or $FALCON_ACCEL_BACKEND must exist,
+   as for every other command, and is marked "(selected)". */
+static int cmd_backends(int argc, char **argv)
 {
+	const char *be_name = NULL;
+	const cli_opt opts[] = { { "--backend", &be_name }, { NULL, NULL } };
 	size_t i, n = fa_backend_count();
-	const fa_backend *def = fa_backend_default();
+	const fa_backend *def = fa_backend_default(), *sel;
 
+	cli_parse_opts(argc, argv, opts);
+	sel = cli_backend(be_name);
 	for (i = 0; i < n; i ++) {
 		const fa_backend *be = fa_backend_at(i);
 
-		printf("%-12s %s%s\n", fa_backend_name(be),
+		printf("%-12s %s%s%s\n", fa_backend_name(be),
 			fa_backend_available(be) ? "available" : "unavailable",
-			be == def ? " (default)" : "");
+			be == def ? " (default)" : "",
+			be == sel && be != def ? " (selected)" : "");
 	}
 	return CLI_EXIT_OK;
 }
@@ -316,6 +327,11 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return CLI_EXIT_OK;
 	}
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+		printf("falcon-accel %s (Falcon round 3, %s floating point)\n",
+			FA_CLI_VERSION, FA_FPEMU ? "emulated" : "native");
+		return CLI_EXIT_OK;
+	}
 	if (strcmp(cmd, "keygen") == 0) {
 		return cli_cmd_keygen(argc, argv);
 	}
@@ -335,7 +351,7 @@ int main(int argc, char **argv)
 		return cli_cmd_bench(argc, argv);
 	}
 	if (strcmp(cmd, "backends") == 0) {
-		return cmd_backends();
+		return cmd_backends(argc, argv);
 	}
 	cli_fail(CLI_EXIT_ERROR, "unknown command '%s' (try 'falcon-accel "
 		"help')", cmd);
