@@ -158,3 +158,19 @@ if(FA_AVX2_OK AND NOT FA_FPEMU)
   add_test(NAME test_avx2_sampler_margin COMMAND test_avx2_sampler_margin)
   set_tests_properties(test_avx2_sampler_margin PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# ==== ML-KEM section (owner: ML-KEM helper) ================================
+# falcon-accel kem keygen/encaps/decaps: ACVP seed vector, round trips at
+# every level, exit codes and one-line errors (tests/cli/kem.sh).
+if(TARGET falcon-accel)
+  find_program(FA_KEM_SH sh REQUIRED)
+  add_test(NAME cli_kem
+    COMMAND ${FA_KEM_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/kem.sh
+      $<TARGET_FILE:falcon-accel> ${CMAKE_CURRENT_BINARY_DIR}/cli_kem)
+  set_tests_properties(cli_kem PROPERTIES TIMEOUT 120 LABELS "cli;kem")
+  if(FA_SANITIZE)
+    set_property(TEST cli_kem APPEND PROPERTY ENVIRONMENT
+      "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+endif()
+# ==== end of ML-KEM section ================================================

@@ -127,5 +127,7 @@ int cli_cmd_sign(int argc, char **argv);
 int cli_cmd_verify(int argc, char **argv);
 int cli_cmd_kat(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
+/* ML-KEM (FIPS 203): kem keygen|encaps|decaps (cli_kem.c). */
+int cli_cmd_kem(int argc, char **argv);
 
 #endif

@@ -24,6 +24,9 @@ static const char usage_text[] =
 "  verify   --pk FILE --sig FILE [--in FILE]\n"
 "  kat      --degree 512|1024 [--count K] --out FILE\n"
 "  bench    [--json] [--threads N] [--runs R] [--degree 512|1024]\n"
+"  kem keygen --level 512|768|1024 [--seed HEX] --dk FILE --ek FILE\n"
+"  kem encaps --ek FILE --ct FILE --ss FILE\n"
+"  kem decaps --dk FILE --ct FILE --ss FILE\n"
 "  backends\n"
 "  help\n"
 "\n"
@@ -352,6 +355,9 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "backends") == 0) {
 		return cmd_backends(argc, argv);
+	}
+	if (strcmp(cmd, "kem") == 0) {   /* ML-KEM, tools/cli_kem.c */
+		return cli_cmd_kem(argc, argv);
 	}
 	cli_fail(CLI_EXIT_ERROR, "unknown command '%s' (try 'falcon-accel "
 		"help')", cmd);
