@@ -1,0 +1,314 @@
+/*
+ * CTAP2 commands against an in-memory store: GetInfo; MakeCredential with
+ * FN-DSA-512 and -1024 (packed self attestation verified with fa_verify,
+ * COSE key layout); GetAssertion with an allow list and discoverable;
+ * GetNextAssertion; counter monotonicity (also across a simulated restart
+ * that loses the RAM counter); excludeList; wrong rpId; user presence
+ * denied/cancelled; Reset; malformed requests mapped to CTAP error codes.
+ */
+#include "fido2_test_util.h"
+#include "fido2_cbor.h"
+#include "fido2_cose.h"
+#include "fido2_sha256.h"
+
+static mem_store MS;
+static test_plat TP;
+static fido2_auth A;
+static uint8_t TMP[FIDO2_TMP_SIZE];
+static uint8_t REQ[8192], RESP[8192];
+
+static void boot(void)
+{
+	CHECK(fido2_auth_init(&A, &mem_store_ops, &MS, &test_platform, &TP,
+		fa_backend_default(), TMP, sizeof TMP) == 0, "auth init");
+}
+
+static size_t call(const uint8_t *req, size_t n)
+{
+	return fido2_ctap2_handle(&A, req, n, RESP, sizeof RESP);
+}
+
+/* makeCredential request. */
+static size_t mc_req(const char *rp, const char *user, const int64_t *algs, int nalg,
+	int rk, const uint8_t *excl, int uv)
+{
+	fido2_cbor_enc e;
+	uint8_t cdh[32];
+	int i, n = 4 + (excl ? 1 : 0) + 1;
+	memset(cdh, 0x11, 32);
+	REQ[0] = CTAP2_CMD_MAKE_CREDENTIAL;
+	fido2_cbor_enc_init(&e, REQ + 1, sizeof REQ - 1);
+	fido2_cbor_put_map(&e, (uint64_t)n);
+	fido2_cbor_put_uint(&e, 1); fido2_cbor_put_bytes(&e, cdh, 32);
+	fido2_cbor_put_uint(&e, 2); fido2_cbor_put_map(&e, 1);
+	fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_textz(&e, rp);
+	fido2_cbor_put_uint(&e, 3); fido2_cbor_put_map(&e, 2);
+	fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_bytes(&e, user, strlen(user));
+	fido2_cbor_put_textz(&e, "name"); fido2_cbor_put_textz(&e, user);
+	fido2_cbor_put_uint(&e, 4); fido2_cbor_put_array(&e, (uint64_t)nalg);
+	for (i = 0; i < nalg; i++) {
+		fido2_cbor_put_map(&e, 2);
+		fido2_cbor_put_textz(&e, "alg"); fido2_cbor_put_int(&e, algs[i]);
+		fido2_cbor_put_textz(&e, "type"); fido2_cbor_put_textz(&e, "public-key");
+	}
+	if (excl) {
+		fido2_cbor_put_uint(&e, 5); fido2_cbor_put_array(&e, 1);
+		fido2_cbor_put_map(&e, 2);
+		fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_bytes(&e, excl, FIDO2_CRED_ID_LEN);
+		fido2_cbor_put_textz(&e, "type"); fido2_cbor_put_textz(&e, "public-key");
+	}
+	fido2_cbor_put_uint(&e, 7); fido2_cbor_put_map(&e, uv ? 2 : 1);
+	fido2_cbor_put_textz(&e, "rk"); fido2_cbor_put_bool(&e, rk);
+	if (uv) { fido2_cbor_put_textz(&e, "uv"); fido2_cbor_put_bool(&e, 1); }
+	return 1 + e.len;
+}
+
+static size_t ga_req(const char *rp, const uint8_t cdh[32], const uint8_t *allow, int up)
+{
+	fido2_cbor_enc e;
+	REQ[0] = CTAP2_CMD_GET_ASSERTION;
+	fido2_cbor_enc_init(&e, REQ + 1, sizeof REQ - 1);
+	fido2_cbor_put_map(&e, 2 + (allow ? 1 : 0) + (up ? 0 : 1));
+	fido2_cbor_put_uint(&e, 1); fido2_cbor_put_textz(&e, rp);
+	fido2_cbor_put_uint(&e, 2); fido2_cbor_put_bytes(&e, cdh, 32);
+	if (allow) {
+		fido2_cbor_put_uint(&e, 3); fido2_cbor_put_array(&e, 1);
+		fido2_cbor_put_map(&e, 2);
+		fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_bytes(&e, allow, FIDO2_CRED_ID_LEN);
+		fido2_cbor_put_textz(&e, "type"); fido2_cbor_put_textz(&e, "public-key");
+	}
+	if (!up) {
+		fido2_cbor_put_uint(&e, 5); fido2_cbor_put_map(&e, 1);
+		fido2_cbor_put_textz(&e, "up"); fido2_cbor_put_bool(&e, 0);
+	}
+	return 1 + e.len;
+}
+
+typedef struct {
+	uint8_t id[FIDO2_CRED_ID_LEN];
+	uint8_t pk[FA_PUBKEY_SIZE(10)];
+	size_t pk_len;
+	uint32_t counter;
+} made;
+
+/* Parses and checks a makeCredential response; verifies the attestation. */
+static int check_mc(size_t n, int64_t alg, made *m)
+{
+	fido2_cbor_item top, fmt, ad, st, a, sig, cose, v;
+	uint8_t tbs[4096], rph[32], tmp[FA_TMPSIZE_VERIFY(10)];
+	size_t ad_len, off;
+	int64_t x;
+	if (n < 2 || RESP[0] != 0 || fido2_cbor_check(RESP + 1, n - 1) != 0) return 0;
+	fido2_cbor_item_at(RESP + 1, n - 1, &top);
+	if (!fido2_cbor_map_int(&top, 1, &fmt) || !fido2_cbor_text_eq(&fmt, "packed")) return 0;
+	if (!fido2_cbor_map_int(&top, 2, &ad) || !fido2_cbor_map_int(&top, 3, &st)) return 0;
+	if (!fido2_cbor_map_text(&st, "alg", &a) || fido2_cbor_get_int(&a, &x) || x != alg) return 0;
+	if (!fido2_cbor_map_text(&st, "sig", &sig) || fido2_cbor_map_text(&st, "x5c", &v)) return 0;
+	ad_len = (size_t)ad.val;
+	memcpy(tbs, ad.data, ad_len);
+	fido2_sha256("example.com", 11, rph);
+	if (memcmp(tbs, rph, 32) != 0 || tbs[32] != 0x41) return 0;   /* UP | AT */
+	m->counter = ((uint32_t)tbs[33] << 24) | ((uint32_t)tbs[34] << 16)
+		| ((uint32_t)tbs[35] << 8) | tbs[36];
+	if (memcmp(tbs + 37, A.aaguid, 16) != 0 || tbs[53] != 0 || tbs[54] != FIDO2_CRED_ID_LEN) return 0;
+	memcpy(m->id, tbs + 55, FIDO2_CRED_ID_LEN);
+	off = 55 + FIDO2_CRED_ID_LEN;
+	if (fido2_cbor_check(tbs + off, ad_len - off) != 0) return 0;
+	fido2_cbor_item_at(tbs + off, ad_len - off, &cose);
+	if (cose.val != 3) return 0;
+	if (!fido2_cbor_map_int(&cose, 1, &v) || fido2_cbor_get_int(&v, &x) || x != FIDO2_COSE_KTY_AKP) return 0;
+	if (!fido2_cbor_map_int(&cose, 3, &v) || fido2_cbor_get_int(&v, &x) || x != alg) return 0;
+	if (!fido2_cbor_map_int(&cose, -1, &v) || v.major != FIDO2_CBOR_BYTES) return 0;
+	m->pk_len = (size_t)v.val;
+	memcpy(m->pk, v.data, m->pk_len);
+	memset(tbs + ad_len, 0x11, 32);  /* clientDataHash */
+	if (sig.data[0] != 0x30 + (alg == FIDO2_COSE_ALG_FNDSA512 ? 9 : 10)) return 0;
+	if (fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
+		tbs, ad_len + 32, tmp, sizeof tmp) != FA_OK) return 0;
+	/* The same signature over a modified message fails. */
+	tbs[ad_len] ^= 1;
+	return fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
+		tbs, ad_len + 32, tmp, sizeof tmp) == FA_ERR_BADSIG;
+}
+
+/* Checks a getAssertion response signed by pk; returns its counter or 0. */
+static uint32_t check_ga(size_t n, const made *m, const uint8_t cdh[32], uint8_t flags,
+	fido2_cbor_item *user, uint64_t *ncred)
+{
+	fido2_cbor_item top, cred, id, ad, sig, v;
+	uint8_t tbs[128], tmp[FA_TMPSIZE_VERIFY(10)];
+	if (n < 2 || RESP[0] != 0 || fido2_cbor_check(RESP + 1, n - 1) != 0) return 0;
+	fido2_cbor_item_at(RESP + 1, n - 1, &top);
+	if (!fido2_cbor_map_int(&top, 1, &cred) || !fido2_cbor_map_text(&cred, "id", &id)
+		|| id.val != FIDO2_CRED_ID_LEN || memcmp(id.data, m->id, FIDO2_CRED_ID_LEN)) return 0;
+	if (!fido2_cbor_map_int(&top, 2, &ad) || ad.val != 37 || ad.data[32] != flags) return 0;
+	if (!fido2_cbor_map_int(&top, 3, &sig)) return 0;
+	memcpy(tbs, ad.data, 37);
+	memcpy(tbs + 37, cdh, 32);
+	if (fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
+		tbs, 69, tmp, sizeof tmp) != FA_OK) return 0;
+	if (user && !fido2_cbor_map_int(&top, 4, user)) return 0;
+	if (ncred) *ncred = fido2_cbor_map_int(&top, 5, &v) ? v.val : 1;
+	return ((uint32_t)tbs[33] << 24) | ((uint32_t)tbs[34] << 16) | ((uint32_t)tbs[35] << 8) | tbs[36];
+}
+
+static void test_get_info(void)
+{
+	fido2_cbor_item top, v, w;
+	size_t n;
+	REQ[0] = CTAP2_CMD_GET_INFO;
+	n = call(REQ, 1);
+	CHECK(RESP[0] == 0 && fido2_cbor_check(RESP + 1, n - 1) == 0, "getInfo canonical");
+	fido2_cbor_item_at(RESP + 1, n - 1, &top);
+	CHECK(fido2_cbor_map_int(&top, 10, &v) && v.val == 2
+		&& fido2_cbor_array_at(&v, 0, &w), "algorithms listed");
+	CHECK(fido2_cbor_map_int(&top, 5, &v) && v.val == 7609, "maxMsgSize");
+	REQ[1] = 0xa0;
+	CHECK(call(REQ, 2) == 1 && RESP[0] == CTAP1_ERR_INVALID_LENGTH, "getInfo with parameters");
+}
+
+int main(void)
+{
+	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
+	static const int64_t a1024[] = { -7, FIDO2_COSE_ALG_FNDSA1024 };
+	static const int64_t es256[] = { -7 };
+	made m1, m2, m3, m4;
+	uint8_t cdh[32];
+	uint32_t c, c_prev;
+	uint64_t ncred;
+	fido2_cbor_item user;
+	size_t n;
+
+	test_plat_init(&TP, "ctap2 test");
+	boot();
+	test_get_info();
+	memset(cdh, 0x5a, 32);
+
+	/* Non-discoverable FN-DSA-512. */
+	n = call(REQ, mc_req("example.com", "alice", a512, 1, 0, NULL, 0));
+	CHECK(check_mc(n, FIDO2_COSE_ALG_FNDSA512, &m1) && m1.pk_len == 897,
+		"makeCredential FN-DSA-512 + packed self attestation");
+	CHECK(MS.n == 0, "non-discoverable not stored");
+	c_prev = m1.counter;
+	c = check_ga(call(REQ, ga_req("example.com", cdh, m1.id, 1)), &m1, cdh, 0x01, NULL, NULL);
+	CHECK(c > c_prev, "getAssertion (allow list) verifies, counter %u > %u", c, c_prev);
+	c_prev = c;
+	/* Cold path: the key is re-derived from the wrapped seed. */
+	memset(A.cache, 0, sizeof A.cache);
+	c = check_ga(call(REQ, ga_req("example.com", cdh, m1.id, 0)), &m1, cdh, 0x00, NULL, NULL);
+	CHECK(c > c_prev, "up=false assertion from the re-derived key");
+	c_prev = c;
+	/* Wrong rpId: the ID does not unwrap. */
+	n = call(REQ, ga_req("example.org", cdh, m1.id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_NO_CREDENTIALS, "wrong rpId");
+	/* A tampered credential ID does not unwrap either. */
+	m2 = m1;
+	m2.id[20] ^= 4;
+	n = call(REQ, ga_req("example.com", cdh, m2.id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_NO_CREDENTIALS, "tampered credential ID");
+
+	/* FN-DSA-1024 chosen from [ES256, FN-DSA-1024]. */
+	n = call(REQ, mc_req("example.com", "bob", a1024, 2, 1, NULL, 0));
+	CHECK(check_mc(n, FIDO2_COSE_ALG_FNDSA1024, &m2) && m2.pk_len == 1793,
+		"makeCredential FN-DSA-1024 discoverable");
+	CHECK(MS.n == 1, "discoverable stored");
+	n = call(REQ, mc_req("example.com", "bob", es256, 1, 0, NULL, 0));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_UNSUPPORTED_ALGORITHM, "ES256 only");
+	n = call(REQ, mc_req("example.com", "x", a512, 1, 0, NULL, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_UNSUPPORTED_OPTION, "uv=true");
+
+	/* Discoverable: two accounts, newest first, then GetNextAssertion. */
+	n = call(REQ, mc_req("example.com", "carol", a512, 1, 1, NULL, 0));
+	CHECK(check_mc(n, FIDO2_COSE_ALG_FNDSA512, &m3), "carol");
+	c = check_ga(call(REQ, ga_req("example.com", cdh, NULL, 1)), &m3, cdh, 0x01, &user, &ncred);
+	CHECK(c > m3.counter && ncred == 2, "discoverable: carol first of 2");
+	REQ[0] = CTAP2_CMD_GET_NEXT_ASSERTION;
+	n = call(REQ, 1);
+	c_prev = c;
+	c = check_ga(n, &m2, cdh, 0x01, &user, NULL);
+	CHECK(c > c_prev, "GetNextAssertion: bob");
+	{
+		fido2_cbor_item uid;
+		CHECK(fido2_cbor_map_text(&user, "id", &uid) && uid.val == 3
+			&& !memcmp(uid.data, "bob", 3), "user handle returned");
+	}
+	n = call(REQ, 1);
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_NOT_ALLOWED, "no third assertion");
+	/* GNA after another command or after 30 s is refused. */
+	call(REQ, ga_req("example.com", cdh, NULL, 1));
+	TP.now += FIDO2_GNA_TIMEOUT_MS + 1;
+	REQ[0] = CTAP2_CMD_GET_NEXT_ASSERTION;
+	CHECK(call(REQ, 1) == 1 && RESP[0] == CTAP2_ERR_NOT_ALLOWED, "GNA timeout");
+	/* Same account again replaces the record. */
+	n = call(REQ, mc_req("example.com", "carol", a512, 1, 1, NULL, 0));
+	CHECK(check_mc(n, FIDO2_COSE_ALG_FNDSA512, &m4) && MS.n == 2, "carol replaced");
+
+	/* excludeList. */
+	TP.up_calls = 0;
+	n = call(REQ, mc_req("example.com", "alice", a512, 1, 0, m1.id, 0));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_CREDENTIAL_EXCLUDED && TP.up_calls == 1,
+		"excluded after user presence");
+	n = call(REQ, mc_req("other.example", "alice", a512, 1, 0, m1.id, 0));
+	CHECK(n > 1 && RESP[0] == 0, "exclude list of another RP does not apply");
+
+	/* User presence denied / cancelled. */
+	TP.up_answer = FIDO2_UP_DENIED;
+	n = call(REQ, ga_req("example.com", cdh, m1.id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_OPERATION_DENIED, "UP denied");
+	TP.up_answer = FIDO2_UP_CANCEL;
+	n = call(REQ, mc_req("example.com", "zed", a512, 1, 1, NULL, 0));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_KEEPALIVE_CANCEL && MS.n == 2, "UP cancelled");
+	TP.up_answer = FIDO2_UP_APPROVED;
+
+	/* Restart: RAM state lost, counter continues above what was used. */
+	c_prev = check_ga(call(REQ, ga_req("example.com", cdh, m1.id, 1)), &m1, cdh, 1, NULL, NULL);
+	boot();
+	c = check_ga(call(REQ, ga_req("example.com", cdh, m1.id, 1)), &m1, cdh, 1, NULL, NULL);
+	CHECK(c > c_prev, "counter after restart %u > %u", c, c_prev);
+	/* A failing store: no signature with an unreserved counter. */
+	MS.fail_writes = 1;
+	A.counter = A.st.counter_reserved;
+	n = call(REQ, ga_req("example.com", cdh, m1.id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP1_ERR_OTHER, "store failure reported");
+	MS.fail_writes = 0;
+
+	/* Malformed requests. */
+	{
+		static const struct { const char *hex; uint8_t want; const char *what; } bad[] = {
+			{ "01", CTAP2_ERR_MISSING_PARAMETER, "makeCredential without parameters" },
+			{ "0180", CTAP2_ERR_CBOR_UNEXPECTED_TYPE, "parameters not a map" },
+			{ "01a0", CTAP2_ERR_MISSING_PARAMETER, "empty map" },
+			{ "01a1", CTAP2_ERR_INVALID_CBOR, "truncated map" },
+			{ "02a2020101", CTAP2_ERR_INVALID_CBOR, "unsorted keys" },
+			{ "02a20161610201", CTAP2_ERR_CBOR_UNEXPECTED_TYPE, "clientDataHash not bytes" },
+			{ "02a20161610241aa", CTAP1_ERR_INVALID_LENGTH, "short clientDataHash" },
+			{ "02a2011861", CTAP2_ERR_INVALID_CBOR, "non-canonical 97" },
+			{ "02a10161ff", CTAP2_ERR_INVALID_CBOR, "bad UTF-8" },
+			{ "04f4", CTAP1_ERR_INVALID_LENGTH, "getInfo with a parameter" },
+			{ "4200", CTAP1_ERR_INVALID_COMMAND, "unknown command" },
+			{ "07ff", CTAP2_ERR_INVALID_CBOR, "break" },
+		};
+		size_t i;
+		uint8_t b[64];
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			size_t k = unhex(b, bad[i].hex);
+			n = call(b, k);
+			CHECK(n == 1 && RESP[0] == bad[i].want, "%s: got 0x%02x want 0x%02x",
+				bad[i].what, RESP[0], bad[i].want);
+		}
+		CHECK(call(b, 0) == 1 && RESP[0] == CTAP1_ERR_INVALID_LENGTH, "empty request");
+	}
+
+	/* Reset: every credential gone, counter still increasing. */
+	REQ[0] = CTAP2_CMD_RESET;
+	CHECK(call(REQ, 1) == 1 && RESP[0] == 0 && MS.n == 0, "reset");
+	n = call(REQ, ga_req("example.com", cdh, m1.id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_NO_CREDENTIALS, "old non-discoverable ID invalid");
+	n = call(REQ, ga_req("example.com", cdh, NULL, 1));
+	CHECK(n == 1 && RESP[0] == CTAP2_ERR_NO_CREDENTIALS, "no discoverable left");
+	n = call(REQ, mc_req("example.com", "alice", a512, 1, 0, NULL, 0));
+	CHECK(check_mc(n, FIDO2_COSE_ALG_FNDSA512, &m1) && m1.counter > c, "counter after reset");
+	REQ[0] = CTAP2_CMD_SELECTION;
+	CHECK(call(REQ, 1) == 1 && RESP[0] == 0, "selection");
+	return T_DONE();
+}
