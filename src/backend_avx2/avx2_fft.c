@@ -160,13 +160,14 @@ static void fft_level_ht1(fpr *f, size_t hn)
 	}
 }
 
-int fa_fft_avx2(fpr *f, unsigned logn)
+void fa_fft_avx2(fpr *f, unsigned logn)
 {
 	size_t hn, ht, m;
 	unsigned u;
 
 	if (logn < 4) {
-		return FA_KERNEL_FALLBACK;
+		fa_fft_portable(f, logn);
+		return;
 	}
 	hn = MKN(logn) >> 1;
 	ht = hn;
@@ -180,7 +181,6 @@ int fa_fft_avx2(fpr *f, unsigned logn)
 			fft_level_ht1(f, hn);
 		}
 	}
-	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,13 +286,14 @@ static void ifft_level_ht1(fpr *f, size_t hn)
 	}
 }
 
-int fa_ifft_avx2(fpr *f, unsigned logn)
+void fa_ifft_avx2(fpr *f, unsigned logn)
 {
 	size_t hn, ht, m;
 	unsigned u;
 
 	if (logn < 4) {
-		return FA_KERNEL_FALLBACK;
+		fa_ifft_portable(f, logn);
+		return;
 	}
 	hn = MKN(logn) >> 1;
 	for (u = logn - 1, m = hn, ht = 1; u >= 2; u --, m >>= 1, ht <<= 1) {
@@ -306,90 +307,90 @@ int fa_ifft_avx2(fpr *f, unsigned logn)
 	}
 	/* 2/n = 2^(1-logn), exact (logn >= 4 here). */
 	ifft_level_last_scaled(f, hn, _mm256_set1_pd(fpr_scaled(1, 1 - (int)logn)));
-	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
 /* Vector operations. n >= 8 (logn >= 3) for the vector paths, so that
    n/2 complex slots fill whole vectors. */
 
-int fa_poly_add_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_add_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
-	if (logn < 2) {
-		return FA_KERNEL_FALLBACK;
-	}
-	if (logn == 2) {
-		st(a, _mm256_add_pd(ld(a), ld(b)));
-		return FA_KERNEL_DONE;
+	if (logn < 3) {
+		if (logn == 2) {
+			st(a, _mm256_add_pd(ld(a), ld(b)));
+		} else {
+			fa_poly_add_portable(a, b, logn);
+		}
+		return;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_add_pd(ld(a + u), ld(b + u)));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_sub_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_sub_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
-	if (logn < 2) {
-		return FA_KERNEL_FALLBACK;
-	}
-	if (logn == 2) {
-		st(a, _mm256_sub_pd(ld(a), ld(b)));
-		return FA_KERNEL_DONE;
+	if (logn < 3) {
+		if (logn == 2) {
+			st(a, _mm256_sub_pd(ld(a), ld(b)));
+		} else {
+			fa_poly_sub_portable(a, b, logn);
+		}
+		return;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_sub_pd(ld(a + u), ld(b + u)));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_neg_avx2(fpr *a, unsigned logn)
+void fa_poly_neg_avx2(fpr *a, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_neg_portable(a, logn);
+		return;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, vneg(ld(a + u)));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_adj_fft_avx2(fpr *a, unsigned logn)
+void fa_poly_adj_fft_avx2(fpr *a, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_adj_fft_portable(a, logn);
+		return;
 	}
 	for (u = n >> 1; u < n; u += 4) {
 		st(a + u, vneg(ld(a + u)));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
-	if (logn < 2) {
-		return FA_KERNEL_FALLBACK;
-	}
-	if (logn == 2) {
-		/* two slots: [re0 re1], [im0 im1] */
-		__m128d ar = _mm_loadu_pd(a), ai = _mm_loadu_pd(a + 2);
-		__m128d br = _mm_loadu_pd(b), bi = _mm_loadu_pd(b + 2);
+	if (logn < 3) {
+		if (logn == 2) {
+			/* two slots: [re0 re1], [im0 im1] */
+			__m128d ar = _mm_loadu_pd(a), ai = _mm_loadu_pd(a + 2);
+			__m128d br = _mm_loadu_pd(b), bi = _mm_loadu_pd(b + 2);
 
-		_mm_storeu_pd(a, _mm_sub_pd(_mm_mul_pd(ar, br),
-			_mm_mul_pd(ai, bi)));
-		_mm_storeu_pd(a + 2, _mm_add_pd(_mm_mul_pd(ar, bi),
-			_mm_mul_pd(ai, br)));
-		return FA_KERNEL_DONE;
+			_mm_storeu_pd(a, _mm_sub_pd(_mm_mul_pd(ar, br),
+				_mm_mul_pd(ai, bi)));
+			_mm_storeu_pd(a + 2, _mm_add_pd(_mm_mul_pd(ar, bi),
+				_mm_mul_pd(ai, br)));
+		} else {
+			fa_poly_mul_fft_portable(a, b, logn);
+		}
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 dr, di;
@@ -398,16 +399,16 @@ int fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, dr);
 		st(a + u + hn, di);
 	}
-	return FA_KERNEL_DONE;
 }
 
 /* a * conj(b): re = ar*br + ai*bi, im = ai*br - ar*bi. */
-int fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_muladj_fft_portable(a, b, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -418,16 +419,16 @@ int fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u + hn, _mm256_sub_pd(_mm256_mul_pd(ai, br),
 			_mm256_mul_pd(ar, bi)));
 	}
-	return FA_KERNEL_DONE;
 }
 
 /* |a|^2: re = ar^2 + ai^2, im = +0. */
-int fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
+void fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_mulselfadj_fft_portable(a, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -436,32 +437,32 @@ int fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
 			_mm256_mul_pd(ai, ai)));
 		st(a + u + hn, _mm256_setzero_pd());
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_mulconst_avx2(fpr *a, fpr x, unsigned logn)
+void fa_poly_mulconst_avx2(fpr *a, fpr x, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 	v4 vx;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_mulconst_portable(a, x, logn);
+		return;
 	}
 	vx = _mm256_set1_pd(x);
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_mul_pd(ld(a + u), vx));
 	}
-	return FA_KERNEL_DONE;
 }
 
 /* w = 1/(br^2 + bi^2); re = (ar*br + ai*bi)*w, im = (ai*br - ar*bi)*w. */
-int fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_div_fft_portable(a, b, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -474,18 +475,18 @@ int fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u + hn, _mm256_mul_pd(_mm256_sub_pd(_mm256_mul_pd(ai, br),
 			_mm256_mul_pd(ar, bi)), w));
 	}
-	return FA_KERNEL_DONE;
 }
 
 /* d = 1/((ar^2 + ai^2) + (br^2 + bi^2)). */
-int fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
+void fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
 	unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_invnorm2_fft_portable(d, a, b, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -495,15 +496,15 @@ int fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
 
 		st(d + u, _mm256_div_pd(one, _mm256_add_pd(na, nb)));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_mul_autoadj_fft_portable(a, b, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 bv = ld(b + u);
@@ -511,16 +512,16 @@ int fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, _mm256_mul_pd(ld(a + u), bv));
 		st(a + u + hn, _mm256_mul_pd(ld(a + u + hn), bv));
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+void fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_div_autoadj_fft_portable(a, b, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 w = _mm256_div_pd(one, ld(b + u));
@@ -528,7 +529,6 @@ int fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, _mm256_mul_pd(ld(a + u), w));
 		st(a + u + hn, _mm256_mul_pd(ld(a + u + hn), w));
 	}
-	return FA_KERNEL_DONE;
 }
 
 /*
@@ -556,31 +556,31 @@ static inline void ldl_vec(fpr *d11, fpr *l10, const fpr *g00,
 	st(l10 + u + hn, vneg(mui));
 }
 
-int fa_poly_LDL_fft_avx2(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
+void fa_poly_LDL_fft_avx2(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_LDL_fft_portable(g00, g01, g11, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		ldl_vec(g11, g01, g00, g01, g11, u, hn);
 	}
-	return FA_KERNEL_DONE;
 }
 
-int fa_poly_LDLmv_fft_avx2(fpr *d11, fpr *l10, const fpr *g00,
+void fa_poly_LDLmv_fft_avx2(fpr *d11, fpr *l10, const fpr *g00,
 	const fpr *g01, const fpr *g11, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		return FA_KERNEL_FALLBACK;
+		fa_poly_LDLmv_fft_portable(d11, l10, g00, g01, g11, logn);
+		return;
 	}
 	for (u = 0; u < hn; u += 4) {
 		ldl_vec(d11, l10, g00, g01, g11, u, hn);
 	}
-	return FA_KERNEL_DONE;
 }
 
 
@@ -672,21 +672,20 @@ static void merge_logn2(fpr *f, const fpr *f0, const fpr *f1)
  * [k, k+2, k+1, k+3], as do the twiddles from the same unpack of two
  * root loads; permute4x64 (0xD8 = lanes 0,2,1,3) restores k..k+3.
  */
-int fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
+void fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 {
 	size_t hn, qn, k;
 	v4 half = _mm256_set1_pd(0.5);
 
-	if (logn < 2) {
-		return FA_KERNEL_FALLBACK;
-	}
-	if (logn == 2) {
-		split_logn2(f0, f1, f);
-		return FA_KERNEL_DONE;
-	}
-	if (logn == 3) {
-		split_logn3(f0, f1, f);
-		return FA_KERNEL_DONE;
+	if (logn < 4) {
+		if (logn == 3) {
+			split_logn3(f0, f1, f);
+		} else if (logn == 2) {
+			split_logn2(f0, f1, f);
+		} else {
+			fa_poly_split_fft_portable(f0, f1, f, logn);
+		}
+		return;
 	}
 	hn = MKN(logn) >> 1;
 	qn = hn >> 1;
@@ -710,7 +709,6 @@ int fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 		st(f1 + k, _mm256_permute4x64_pd(s1r, 0xD8));
 		st(f1 + k + qn, _mm256_permute4x64_pd(s1i, 0xD8));
 	}
-	return FA_KERNEL_DONE;
 }
 
 /*
@@ -718,21 +716,20 @@ int fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
  * f[2k+1] = f0[k] - t. Inputs permuted to [k, k+2, k+1, k+3] to match
  * the twiddles; unpacklo/hi of the results give f[2k..2k+7] in order.
  */
-int fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
+void fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
 	unsigned logn)
 {
 	size_t hn, qn, k;
 
-	if (logn < 2) {
-		return FA_KERNEL_FALLBACK;
-	}
-	if (logn == 2) {
-		merge_logn2(f, f0, f1);
-		return FA_KERNEL_DONE;
-	}
-	if (logn == 3) {
-		merge_logn3(f, f0, f1);
-		return FA_KERNEL_DONE;
+	if (logn < 4) {
+		if (logn == 3) {
+			merge_logn3(f, f0, f1);
+		} else if (logn == 2) {
+			merge_logn2(f, f0, f1);
+		} else {
+			fa_poly_merge_fft_portable(f, f0, f1, logn);
+		}
+		return;
 	}
 	hn = MKN(logn) >> 1;
 	qn = hn >> 1;
@@ -755,5 +752,4 @@ int fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
 		st(f + 2 * k + hn, _mm256_unpacklo_pd(ui, vi));
 		st(f + 2 * k + 4 + hn, _mm256_unpackhi_pd(ui, vi));
 	}
-	return FA_KERNEL_DONE;
 }
