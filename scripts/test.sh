@@ -91,6 +91,7 @@ run "freestanding rv32imc build" scripts/build_rv32.sh
 run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
+run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
 
 echo
 echo "steps: $steps run, ${#failed[@]} failed (logs: $LOGS/)"

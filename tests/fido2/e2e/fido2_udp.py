@@ -71,15 +71,31 @@ class FNDSA1024(_FnDsaKey):
 
 
 class UdpCtapHidConnection(CtapHidConnection):
-    def __init__(self, port: int, reply_port: int, timeout: float = 30.0):
+    """``alive``: optional callable; while it returns True a read keeps
+    waiting (up to ``timeout``), once it returns False the read fails at the
+    next 0.2 s poll (the daemon was killed)."""
+
+    def __init__(self, port: int, reply_port: int, timeout: float = 30.0,
+                 alive=None):
         self.dest = ("127.0.0.1", port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", reply_port))
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(0.2)
+        self.timeout = timeout
+        self.alive = alive
 
     def read_packet(self) -> bytes:
-        data = self.sock.recv(64)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                data = self.sock.recv(64)
+                break
+            except socket.timeout:
+                if self.alive is not None and not self.alive():
+                    raise ConnectionError("authenticator process is gone")
+                if time.monotonic() > deadline:
+                    raise
         if len(data) != 64:
             raise OSError("short report (%d bytes)" % len(data))
         return data
@@ -92,8 +108,9 @@ class UdpCtapHidConnection(CtapHidConnection):
         self.sock.close()
 
 
-def open_device(port: int, reply_port: int, timeout: float = 30.0) -> CtapHidDevice:
-    conn = UdpCtapHidConnection(port, reply_port, timeout)
+def open_device(port: int, reply_port: int, timeout: float = 30.0,
+                alive=None) -> CtapHidDevice:
+    conn = UdpCtapHidConnection(port, reply_port, timeout, alive)
     desc = HidDescriptor("udp:%d" % port, 0x1209, 0xFA1C, 64, 64,
                          "falcon-accel-fido2", None)
     try:
@@ -136,6 +153,9 @@ class Daemon:
             if "ready on" in line:
                 return
         raise RuntimeError("falcon-accel-fido2 did not start")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     def kill9(self) -> None:
         if self.proc and self.proc.poll() is None:
