@@ -17,7 +17,7 @@ def rtl(*paths):
 
 
 def run(toplevel, sources, test_module, test_dir, parameters=None, tag="",
-        extra_env=None):
+        extra_env=None, includes=()):
     """Build `toplevel` from `sources` with Icarus and run the cocotb tests
     of `test_module` (a module in test_dir). Fails the pytest on a failed
     cocotb test."""
@@ -28,7 +28,7 @@ def run(toplevel, sources, test_module, test_dir, parameters=None, tag="",
     runner = get_runner("icarus")
     runner.build(verilog_sources=sources, hdl_toplevel=toplevel,
                  parameters=parameters, build_dir=build_dir,
-                 includes=[os.path.join(HW, "top", "rtl")],
+                 includes=[os.path.join(HW, "top", "rtl")] + list(includes),
                  timescale=("1ns", "1ps"), always=True)
     env = {"PYTHONPATH": os.pathsep.join([test_dir, os.path.join(HW, "common", "dv")])}
     env.update(extra_env or {})

@@ -1,0 +1,343 @@
+// samplerz -- SamplerZ(mu, 1/sigma) of the library (src/sampler.c,
+// fa_samplerz_portable), bit for bit: the same operations in the same
+// order on hw/fp64's adder and multiplier (binary64, round to nearest
+// even, subnormals flushed as the emulated build), the same bytes taken
+// from sampler_prng in the same order.
+//
+// Per sample (once):   s = floor(mu); r = mu - s; dss = half(isigma^2);
+//                      ccs = isigma * sigma_min; c63 = trunc(ccs 2^63) << 1
+// Per trial:           9 bytes -> v (72 bits, little-endian); z0 = #{i :
+//                      v < RCDT[i]} (18 constant compares); 1 byte -> b;
+//                      z = b ? z0 + 1 : -z0;
+//                      x = (z - r)^2 dss - z0^2 / (2 sigma0^2);
+//   BerExp(x, ccs):    e = trunc(x / ln2); t = x - e ln2;
+//                      y = FACCT Horner (12 x mulhi on trunc(t 2^63) << 1);
+//                      zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63);
+//                      bytes compared with zb from the top, one per cycle,
+//                      until one differs or all 8 are equal; accept iff the
+//                      last byte read is below zb's byte.
+// Output: z_o = s + z, trials_o = number of trials.
+//
+// Illegal requests (err_o, no sample):
+//   ERR_ARG   (1) mu not finite or |mu| >= 2^30; isigma outside [0.5, 1);
+//                 sigma_min outside [1, 2);
+//   ERR_RANGE (2) e < 0 in a trial (x <= -ln 2: sigma above sigma0, which
+//                 Falcon never requests); the PRNG has advanced;
+//   ERR_TRIALS(3) the trial count reached max_trials_i (the watchdog; 0
+//                 means 255), the PRNG has advanced.
+//
+// Timing: every step has a fixed cycle count except (1) the number of
+// trials (the rejection loop) and (2) the number of BerExp bytes compared
+// (it stops at the first random byte that differs from zb's byte) and
+// (3) PRNG refills, which happen at fixed byte positions. See
+// hw/sampler/doc/sampler.md.
+`default_nettype none
+module samplerz (
+	input  wire        clk_i,
+	input  wire        rst_ni,
+	input  wire        start_i,
+	input  wire [63:0] mu_i,
+	input  wire [63:0] isigma_i,
+	input  wire [63:0] sigma_min_i,
+	input  wire [7:0]  max_trials_i,
+	output reg         done_o,
+	output reg  [31:0] z_o,
+	output reg  [1:0]  err_o,
+	output reg  [7:0]  trials_o,
+	output wire        busy_o,
+	// byte port of sampler_prng
+	output reg         rd_valid_o,
+	output reg         rd_align_o,
+	input  wire        rd_ready_i,
+	input  wire [7:0]  rd_byte_i
+);
+`include "sampler_tables.vh"
+	localparam [63:0] SIGN = 64'h8000000000000000;
+	localparam integer LAT_ADD = 6, LAT_MUL = 5;
+	localparam [1:0] ERR_NONE = 2'd0, ERR_ARG = 2'd1, ERR_RANGE = 2'd2, ERR_TRIALS = 2'd3;
+
+	localparam [4:0]
+		S_IDLE   = 5'd0,  S_FLOOR  = 5'd1,  S_SETUP1 = 5'd2,  S_SETUP2 = 5'd3,
+		S_SETUP3 = 5'd4,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,  S_CMP    = 5'd7,
+		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
+		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
+		S_E4     = 5'd16, S_HORNER = 5'd17, S_CCS    = 5'd18, S_SHIFT  = 5'd19,
+		S_BER    = 5'd20, S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
+
+	reg  [4:0]  st_q, ret_q;     // state; S_WAIT returns to ret_q
+	reg  [3:0]  cnt_q;
+	reg         issued_q;        // second visit of a state after S_WAIT
+	reg  [63:0] mu_q, isig_q, smin_q;
+	reg  [7:0]  maxt_q;
+	reg  [31:0] s_q;             // floor(mu)
+	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, y_q, zb_q;
+	reg  [31:0] e_q;             // (int) trunc(x / ln 2)
+	reg  [71:0] v_q;
+	reg  [3:0]  nb_q;            // bytes read in this trial
+	reg  [17:0] lt_q;            // v < RCDT[i]
+	reg  [4:0]  z0_q;
+	reg  [5:0]  z_q;             // signed, -18..19
+	reg  [3:0]  hk_q;            // Horner index 1..12
+	reg  [2:0]  bi_q;            // BerExp byte index, 7 (top) .. 0
+	reg  [7:0]  trials_q;
+
+	// FP units, operands registered; results held while operands are
+	reg  [63:0] add_a_q, add_b_q, mul_a_q, mul_b_q;
+	wire [63:0] add_y, mul_y;
+	fp64_add u_add (.clk(clk_i), .a(add_a_q), .b(add_b_q), .y(add_y));
+	fp64_mul u_mul (.clk(clk_i), .a(mul_a_q), .b(mul_b_q), .y(mul_y));
+
+	// conversions
+	wire [63:0] f_s, f_z, f_z0sq, f_e, floor_mu, trunc_mul;
+	sampler_i2f u_i2f_s  (.i_i(s_q), .f_o(f_s));
+	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
+	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
+	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
+	sampler_i2f u_i2f_e  (.i_i(e_q), .f_o(f_e));
+	sampler_f2i u_floor  (.f_i(mu_q), .floor_i(1'b1), .i_o(floor_mu));
+	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
+
+	// 64 x 64 -> high 64
+	reg         mh_start;
+	reg  [63:0] mh_a, mh_b;
+	wire        mh_done;
+	wire [63:0] mh_y;
+	sampler_mulhi u_mulhi (.clk_i(clk_i), .rst_ni(rst_ni), .start_i(mh_start),
+		.a_i(mh_a), .b_i(mh_b), .done_o(mh_done), .y_o(mh_y));
+
+	// fpr_half (src/fpr.h): exponent field minus one, zero below field 2
+	function [63:0] fhalf(input [63:0] x);
+		fhalf = (x[62:52] >= 11'd2) ? (x - 64'h0010000000000000) : (x & SIGN);
+	endfunction
+
+	// legality of the operands
+	wire mu_ok   = (mu_i[62:52] < 11'd1053);                   // |mu| < 2^30
+	wire isig_ok = ~isigma_i[63] & (isigma_i[62:52] == 11'h3FE);
+	wire smin_ok = ~sigma_min_i[63] & (sigma_min_i[62:52] == 11'h3FF);
+
+	// base sampler compares (registered), then the count
+	reg [17:0] lt;
+	integer i;
+	always @(*) begin
+		for (i = 0; i < 18; i = i + 1)
+			lt[i] = (v_q < SAMPLER_RCDT[72 * i +: 72]);
+	end
+	reg [4:0] z0c;
+	always @(*) begin
+		z0c = 5'd0;
+		for (i = 0; i < 18; i = i + 1)
+			z0c = z0c + {4'd0, lt_q[i]};
+	end
+
+	wire [7:0] zbyte = zb_q[8 * bi_q +: 8];
+	wire [5:0] sw = (e_q > 32'd63) ? 6'd63 : e_q[5:0];
+	wire [63:0] expm_k = SAMPLER_EXPM[64 * hk_q +: 64];
+
+	assign busy_o = (st_q != S_IDLE);
+
+	always @(*) begin
+		rd_valid_o = (st_q == S_TRIAL) | (st_q == S_BYTES) | (st_q == S_BER);
+		rd_align_o = (st_q == S_TRIAL);
+	end
+	wire rd_fire = rd_valid_o & rd_ready_i;
+
+	always @(*) begin
+		mh_start = 1'b0; mh_a = zz_q; mh_b = y_q;
+		if (st_q == S_HORNER && !issued_q) mh_start = 1'b1;
+		if (st_q == S_CCS && !issued_q) begin mh_start = 1'b1; mh_a = c63_q; end
+	end
+
+	always @(posedge clk_i or negedge rst_ni) begin
+		if (!rst_ni) begin
+			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0;
+			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
+			s_q <= 32'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
+			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; y_q <= 64'd0; zb_q <= 64'd0;
+			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; lt_q <= 18'd0; z0_q <= 5'd0;
+			z_q <= 6'd0; hk_q <= 4'd0; bi_q <= 3'd0; trials_q <= 8'd0;
+			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
+			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
+		end else begin
+			done_o <= 1'b0;
+			case (st_q)
+			S_IDLE: if (start_i) begin
+				mu_q <= mu_i; isig_q <= isigma_i; smin_q <= sigma_min_i;
+				maxt_q <= (max_trials_i == 8'd0) ? 8'd255 : max_trials_i;
+				trials_q <= 8'd0;
+				if (mu_ok & isig_ok & smin_ok) st_q <= S_FLOOR;
+				else begin err_o <= ERR_ARG; st_q <= S_ERR; end
+			end
+			S_FLOOR: begin
+				s_q <= floor_mu[31:0];
+				st_q <= S_SETUP1;
+			end
+			// r = mu - s; isigma^2
+			S_SETUP1: if (!issued_q) begin
+				add_a_q <= mu_q; add_b_q <= f_s ^ SIGN;
+				mul_a_q <= isig_q; mul_b_q <= isig_q;
+				cnt_q <= LAT_ADD - 1; ret_q <= S_SETUP1; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				r_q <= add_y; dss_q <= fhalf(mul_y);
+				issued_q <= 1'b0; st_q <= S_SETUP2;
+			end
+			// ccs = isigma * sigma_min
+			S_SETUP2: if (!issued_q) begin
+				mul_a_q <= isig_q; mul_b_q <= smin_q;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_SETUP2; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				issued_q <= 1'b0; st_q <= S_SETUP3;
+				mul_a_q <= mul_y; mul_b_q <= SAMPLER_FPR_PTWO63;
+			end
+			// c63 = trunc(ccs * 2^63) << 1
+			S_SETUP3: if (!issued_q) begin
+				cnt_q <= LAT_MUL - 2; ret_q <= S_SETUP3; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				c63_q <= {trunc_mul[62:0], 1'b0};
+				issued_q <= 1'b0; st_q <= S_TRIAL;
+			end
+			// ---- one trial ----
+			S_TRIAL: begin
+				nb_q <= 4'd0;
+				if (trials_q == maxt_q) begin
+					err_o <= ERR_TRIALS; st_q <= S_ERR;
+				end else if (rd_fire) begin
+					trials_q <= trials_q + 8'd1;
+					st_q <= S_BYTES;
+				end
+			end
+			S_BYTES: if (rd_fire) begin
+				nb_q <= nb_q + 4'd1;
+				if (nb_q == 4'd9) begin
+					z_q <= {5'd0, rd_byte_i[0]};   // b, until S_Z
+					st_q <= S_CMP;
+				end else begin
+					v_q[8 * nb_q +: 8] <= rd_byte_i;
+				end
+			end
+			S_CMP: begin
+				lt_q <= lt;
+				st_q <= S_Z;
+			end
+			S_Z: begin
+				z0_q <= z0c;
+				z_q <= z_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+				st_q <= S_X1;
+			end
+			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2)
+			S_X1: if (!issued_q) begin
+				add_a_q <= f_z; add_b_q <= r_q ^ SIGN;
+				mul_a_q <= f_z0sq; mul_b_q <= SAMPLER_FPR_INV_2SQRSIGMA0;
+				cnt_q <= LAT_ADD - 1; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				t4_q <= mul_y;
+				mul_a_q <= add_y; mul_b_q <= add_y;
+				issued_q <= 1'b0; st_q <= S_X2;
+			end
+			// t2 = t1^2
+			S_X2: if (!issued_q) begin
+				cnt_q <= LAT_MUL - 2; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				mul_a_q <= mul_y; mul_b_q <= dss_q;
+				issued_q <= 1'b0; st_q <= S_X3;
+			end
+			// t3 = t2 * dss
+			S_X3: if (!issued_q) begin
+				cnt_q <= LAT_MUL - 2; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN;
+				issued_q <= 1'b0; st_q <= S_X4;
+			end
+			// x = t3 - t4
+			S_X4: if (!issued_q) begin
+				cnt_q <= LAT_ADD - 2; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				x_q <= add_y;
+				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
+				issued_q <= 1'b0; st_q <= S_E1;
+			end
+			// e = (int) trunc(x / ln 2)
+			S_E1: if (!issued_q) begin
+				cnt_q <= LAT_MUL - 2; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				e_q <= trunc_mul[31:0];
+				issued_q <= 1'b0;
+				if (trunc_mul[31]) begin err_o <= ERR_RANGE; st_q <= S_ERR; end
+				else st_q <= S_E2;
+			end
+			// e * ln 2
+			S_E2: if (!issued_q) begin
+				mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
+				issued_q <= 1'b0; st_q <= S_E3;
+			end
+			// t = x - e ln 2
+			S_E3: if (!issued_q) begin
+				cnt_q <= LAT_ADD - 2; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_PTWO63;
+				issued_q <= 1'b0; st_q <= S_E4;
+			end
+			// zz = trunc(t 2^63) << 1
+			S_E4: if (!issued_q) begin
+				cnt_q <= LAT_MUL - 2; ret_q <= S_E4; issued_q <= 1'b1; st_q <= S_WAIT;
+			end else begin
+				zz_q <= {trunc_mul[62:0], 1'b0};
+				y_q <= SAMPLER_EXPM[63:0];
+				hk_q <= 4'd1;
+				issued_q <= 1'b0; st_q <= S_HORNER;
+			end
+			// y = C[k] - mulhi(zz, y), k = 1..12
+			S_HORNER: if (!issued_q) begin
+				issued_q <= 1'b1;
+			end else if (mh_done) begin
+				y_q <= expm_k - mh_y;
+				issued_q <= 1'b0;
+				hk_q <= hk_q + 4'd1;
+				if (hk_q == 4'd12) st_q <= S_CCS;
+			end
+			// y = mulhi(c63, y)
+			S_CCS: if (!issued_q) begin
+				issued_q <= 1'b1;
+			end else if (mh_done) begin
+				y_q <= mh_y;
+				issued_q <= 1'b0;
+				st_q <= S_SHIFT;
+			end
+			S_SHIFT: begin
+				zb_q <= ({y_q[62:0], 1'b0} - 64'd1) >> sw;
+				bi_q <= 3'd7;
+				st_q <= S_BER;
+			end
+			// compare random bytes with zb, most significant first
+			S_BER: if (rd_fire) begin
+				if (rd_byte_i != zbyte || bi_q == 3'd0) begin
+					if (rd_byte_i < zbyte) st_q <= S_DONE;
+					else st_q <= S_TRIAL;
+				end
+				bi_q <= bi_q - 3'd1;
+			end
+			S_DONE: begin
+				z_o <= s_q + {{26{z_q[5]}}, z_q};
+				err_o <= ERR_NONE;
+				trials_o <= trials_q;
+				done_o <= 1'b1;
+				st_q <= S_IDLE;
+			end
+			S_ERR: begin
+				z_o <= 32'd0;
+				trials_o <= trials_q;
+				done_o <= 1'b1;
+				st_q <= S_IDLE;
+			end
+			S_WAIT: begin
+				if (cnt_q == 4'd0) st_q <= ret_q;
+				else cnt_q <= cnt_q - 4'd1;
+			end
+			default: st_q <= S_IDLE;
+			endcase
+		end
+	end
+endmodule
+`default_nettype wire
