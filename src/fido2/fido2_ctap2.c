@@ -719,15 +719,17 @@ get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 		}
 		fido2_wipe(a->cred.sk, sizeof a->cred.sk);
 	}
+	/* No credential: answered without asking for user presence (a
+	   prompt for an operation that cannot succeed would mislead). */
+	if (count == 0) {
+		return CTAP2_ERR_NO_CREDENTIALS;
+	}
 	if (up != 0) {
 		r = ask_up(a, "authenticate", rpid.data, rpid.val);
 		if (r != CTAP2_OK) {
 			return r;
 		}
 		flags |= FLAG_UP;
-	}
-	if (count == 0) {
-		return CTAP2_ERR_NO_CREDENTIALS;
 	}
 	if (chosen == NULL) {
 		if (find_stored(a, a->gna_ids[0]) != 0) {
@@ -741,10 +743,6 @@ get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 		int stored = find_stored(a, a->gna_ids[0]) == 0;
 		r = emit_assertion(a, a->gna_ids[0], stored, rp_id_hash, cdh.data,
 			flags, 1, out);
-		if (stored) {
-			/* The allow-list case returns no user handle: rebuild
-			   without it is not needed by CTAP (it is allowed). */
-		}
 	}
 	fido2_wipe(a->cred.sk, sizeof a->cred.sk);
 	if (r == CTAP2_OK && chosen == NULL && count > 1) {

@@ -245,3 +245,17 @@ def test_selection_and_wink(daemon):
     dev = connect(daemon)
     Ctap2(dev).selection()
     dev.wink()
+
+
+def test_readme_example_script(tmp_path):
+    """The README's example (tools/fido2/example_webauthn.py) runs as shown."""
+    import subprocess
+    import sys
+    from conftest import next_ports
+    port, reply = next_ports()
+    script = fido2_udp.REPO / "tools" / "fido2" / "example_webauthn.py"
+    out = subprocess.run([sys.executable, str(script), "--port", str(port),
+                          "--reply-port", str(reply), "--start", fido2_udp.daemon_path()],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "verified by the RP" in out.stdout and out.stdout.rstrip().endswith("OK")
