@@ -142,8 +142,8 @@ class Daemon:
         self.proc = subprocess.Popen(
             [daemon_path(), "--state", str(self.state), "--port", str(self.port),
              "--reply-port", str(self.reply_port), "--user-presence", self.up],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True)
+            stdin=subprocess.PIPE if self.up == "prompt" else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
@@ -153,6 +153,11 @@ class Daemon:
             if "ready on" in line:
                 return
         raise RuntimeError("falcon-accel-fido2 did not start")
+
+    def answer(self, line: str) -> None:
+        """Types a line at the --user-presence prompt."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -172,6 +177,7 @@ class Daemon:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        for f in (self.proc.stdin, self.proc.stderr):
+            if f:
+                f.close()
         return self.proc.returncode
