@@ -9,6 +9,8 @@
 #define FA_RTL_CONFIG_LANES_MASK 0xFFu  /* P, butterfly lanes per engine */
 #define FA_RTL_CONFIG_VERSION_LSB 8u
 #define FA_RTL_CONFIG_VERSION_MASK 0xFF00u  /* register map version */
+#define FA_RTL_CONFIG_SAMPLER_LSB 16u
+#define FA_RTL_CONFIG_SAMPLER_MASK 0x10000u  /* 1 when the SamplerZ unit (ops SZ_LOAD, SAMPLERZ) is built in */
 #define FA_RTL_REG_CTRL 0x0008u  /* wo: Control (write 1 to act). */
 #define FA_RTL_CTRL_START_LSB 0u
 #define FA_RTL_CTRL_START_MASK 0x1u  /* start OP on LOGN; refused with ERR = BUSY while busy */
@@ -32,6 +34,39 @@
 #define FA_RTL_STREAM_TARGET_LSB 0u
 #define FA_RTL_STREAM_TARGET_MASK 0x3u  /* enum TARGET: memory window that s_axis writes and m_axis reads */
 #define FA_RTL_REG_STREAM_OUT 0x0030u  /* wo: Write k: send k 32-bit words of the target window on m_axis (TLAST on the last one), from the output pointer. */
+#define FA_RTL_REG_SZ_KEY0 0x0040u  /* rw: SamplerZ PRNG key word 0 for SZ_LOAD: fa_prng state bytes 0..3, little-endian (ChaCha20 word 4). */
+#define FA_RTL_REG_SZ_KEY1 0x0044u  /* rw: SamplerZ PRNG key word 1 for SZ_LOAD: fa_prng state bytes 4..7, little-endian (ChaCha20 word 5). */
+#define FA_RTL_REG_SZ_KEY2 0x0048u  /* rw: SamplerZ PRNG key word 2 for SZ_LOAD: fa_prng state bytes 8..11, little-endian (ChaCha20 word 6). */
+#define FA_RTL_REG_SZ_KEY3 0x004Cu  /* rw: SamplerZ PRNG key word 3 for SZ_LOAD: fa_prng state bytes 12..15, little-endian (ChaCha20 word 7). */
+#define FA_RTL_REG_SZ_KEY4 0x0050u  /* rw: SamplerZ PRNG key word 4 for SZ_LOAD: fa_prng state bytes 16..19, little-endian (ChaCha20 word 8). */
+#define FA_RTL_REG_SZ_KEY5 0x0054u  /* rw: SamplerZ PRNG key word 5 for SZ_LOAD: fa_prng state bytes 20..23, little-endian (ChaCha20 word 9). */
+#define FA_RTL_REG_SZ_KEY6 0x0058u  /* rw: SamplerZ PRNG key word 6 for SZ_LOAD: fa_prng state bytes 24..27, little-endian (ChaCha20 word 10). */
+#define FA_RTL_REG_SZ_KEY7 0x005Cu  /* rw: SamplerZ PRNG key word 7 for SZ_LOAD: fa_prng state bytes 28..31, little-endian (ChaCha20 word 11). */
+#define FA_RTL_REG_SZ_KEY8 0x0060u  /* rw: SamplerZ PRNG key word 8 for SZ_LOAD: fa_prng state bytes 32..35, little-endian (ChaCha20 word 12). */
+#define FA_RTL_REG_SZ_KEY9 0x0064u  /* rw: SamplerZ PRNG key word 9 for SZ_LOAD: fa_prng state bytes 36..39, little-endian (ChaCha20 word 13). */
+#define FA_RTL_REG_SZ_KEY10 0x0068u  /* rw: SamplerZ PRNG key word 10 for SZ_LOAD: fa_prng state bytes 40..43, little-endian (ChaCha20 word 14). */
+#define FA_RTL_REG_SZ_KEY11 0x006Cu  /* rw: SamplerZ PRNG key word 11 for SZ_LOAD: fa_prng state bytes 44..47, little-endian (ChaCha20 word 15). */
+#define FA_RTL_REG_SZ_CTR_LO 0x0070u  /* rw: SZ_LOAD: block counter of the buffer to generate (fa_prng counter minus 8 for a buffer in use; the counter itself right after seeding), low 32 bits. */
+#define FA_RTL_REG_SZ_CTR_HI 0x0074u  /* rw: SZ_LOAD block counter, high 32 bits. */
+#define FA_RTL_REG_SZ_PTR 0x0078u  /* rw: SZ_LOAD: byte pointer into the generated buffer, 0..511. */
+#define FA_RTL_REG_SZ_MU_LO 0x0080u  /* rw: SAMPLERZ centre mu, binary64 low 32 bits (|mu| < 2^30). */
+#define FA_RTL_REG_SZ_MU_HI 0x0084u  /* rw: SAMPLERZ centre mu, high 32 bits. */
+#define FA_RTL_REG_SZ_ISIGMA_LO 0x0088u  /* rw: SAMPLERZ 1/sigma, binary64 low 32 bits (in [0.5, 1)). */
+#define FA_RTL_REG_SZ_ISIGMA_HI 0x008Cu  /* rw: SAMPLERZ 1/sigma, high 32 bits. */
+#define FA_RTL_REG_SZ_SMIN_LO 0x0090u  /* rw: SAMPLERZ sigma_min of the degree, binary64 low 32 bits (in [1, 2)). */
+#define FA_RTL_REG_SZ_SMIN_HI 0x0094u  /* rw: SAMPLERZ sigma_min, high 32 bits. */
+#define FA_RTL_REG_SZ_MAX_TRIALS 0x0098u  /* rw: SAMPLERZ watchdog: at most this many rejection-loop trials (bits [7:0]; 0 = 255), then SZERR TRIALS. */
+#define FA_RTL_REG_SZ_Z 0x009Cu  /* ro: Result of the last SAMPLERZ: z, signed 32 bits. */
+#define FA_RTL_REG_SZ_RESULT 0x00A0u  /* ro: Outcome of the last SZ_LOAD / SAMPLERZ. */
+#define FA_RTL_SZ_RESULT_TRIALS_LSB 0u
+#define FA_RTL_SZ_RESULT_TRIALS_MASK 0xFFu  /* rejection-loop trials of the last SAMPLERZ */
+#define FA_RTL_SZ_RESULT_ERR_LSB 8u
+#define FA_RTL_SZ_RESULT_ERR_MASK 0x700u  /* enum SZERR */
+#define FA_RTL_SZ_RESULT_LOADED_LSB 12u
+#define FA_RTL_SZ_RESULT_LOADED_MASK 0x1000u  /* the PRNG holds a state (an SZ_LOAD completed since reset) */
+#define FA_RTL_REG_SZ_STATE_CTR_LO 0x00A4u  /* ro: PRNG block counter after the last command (fa_prng state bytes 48..51), low 32 bits. */
+#define FA_RTL_REG_SZ_STATE_CTR_HI 0x00A8u  /* ro: PRNG block counter, high 32 bits. */
+#define FA_RTL_REG_SZ_STATE_PTR 0x00ACu  /* ro: PRNG byte pointer after the last command (fa_prng ptr). */
 #define FA_RTL_ID_VALUE 0x46414C43u
 #define FA_RTL_WIN_FFT_A 0x4000u  /* size 0x2000: FFT operand A (transforms work here), fpr u (0 <= u < n) at 8u (low word) and 8u+4 (high word), the library's layout (re[0..n/2), im[0..n/2)). */
 #define FA_RTL_WIN_FFT_B 0x6000u  /* size 0x2000: FFT operand B (second operand of the vector ops; scratch for transforms). */
@@ -50,11 +85,20 @@
 #define FA_RTL_OP_VMULADJ 21u  /* A = A * adj(B) */
 #define FA_RTL_OP_VMULSELFADJ 22u  /* A = A * adj(A) */
 #define FA_RTL_OP_VMULCONST 23u  /* A = A * CONST */
+#define FA_RTL_OP_SZ_LOAD 32u  /* SamplerZ PRNG: buffer from SZ_KEY*, SZ_CTR_*, then pointer SZ_PTR (LOGN not used) */
+#define FA_RTL_OP_SAMPLERZ 33u  /* SZ_Z = SamplerZ(SZ_MU, SZ_ISIGMA) with SZ_SMIN, bit-exact with the library (LOGN not used) */
 #define FA_RTL_ERR_NONE 0u  /* no error */
 #define FA_RTL_ERR_BAD_LOGN 1u  /* START with LOGN outside 1..10 */
 #define FA_RTL_ERR_BAD_OP 2u  /* START with an unknown OP */
 #define FA_RTL_ERR_BUSY 3u  /* START or STREAM_OUT while busy */
 #define FA_RTL_ERR_ACCESS 4u  /* illegal AXI access (SLVERR given) */
+#define FA_RTL_ERR_SAMPLER 5u  /* the last SZ_LOAD / SAMPLERZ ended with SZ_RESULT.ERR != 0 */
+#define FA_RTL_SZERR_OK 0u  /* no error */
+#define FA_RTL_SZERR_ARG 1u  /* illegal operand: mu not finite or |mu| >= 2^30, 1/sigma outside [0.5, 1), sigma_min outside [1, 2) */
+#define FA_RTL_SZERR_RANGE 2u  /* BerExp exponent negative in a trial (sigma above sigma0 = 1.8205); the PRNG has advanced */
+#define FA_RTL_SZERR_TRIALS 3u  /* watchdog: SZ_MAX_TRIALS trials without acceptance; the PRNG has advanced */
+#define FA_RTL_SZERR_NOSEED 4u  /* SAMPLERZ before any SZ_LOAD */
+#define FA_RTL_SZERR_CMD 5u  /* unknown sampler command (internal) */
 #define FA_RTL_TARGET_FFT_A 0u  /* two words per fpr (low, high) */
 #define FA_RTL_TARGET_FFT_B 1u  /* two words per fpr */
 #define FA_RTL_TARGET_NTT_A 2u  /* one word per coefficient */

@@ -1,4 +1,4 @@
-"""The sampler's generated constants (rtl/sampler_tables.vh) are fresh:
+"""The sampler's generated constants (rtl/sampler_tables.v) are fresh:
 regenerating them from scripts/gen_tables.py and src/inner.h gives the
 file on disk, and they agree with the C library's tables (src/tables.c,
 read independently of the generator)."""
@@ -19,9 +19,9 @@ def test_sampler_tables_fresh():
 
 
 def test_sampler_tables_match_c():
-    vh = open(os.path.join(HW, "sampler", "rtl", "sampler_tables.vh")).read()
+    vh = open(os.path.join(HW, "sampler", "rtl", "sampler_tables.v")).read()
     rcdt = [int(v, 16) for v in re.findall(r"72'h([0-9A-F]+)", vh)][::-1]
-    expm = [int(v, 16) for v in re.findall(r"64'h([0-9A-F]+),?\n", vh.split("SAMPLER_EXPM")[1].split("};")[0])][::-1]
+    expm = [int(v, 16) for v in re.findall(r"64'h([0-9A-F]+)", vh.split("expm_o = {")[1].split("};")[0])][::-1]
     c = open(os.path.join(ROOT, "src", "tables.c")).read()
     w = [int(v) for v in re.findall(r"(\d+)u", c.split("fa_rcdt[18 * 3] = {")[1].split("};")[0])]
     assert rcdt == [(w[3 * i] << 48) | (w[3 * i + 1] << 24) | w[3 * i + 2] for i in range(18)]

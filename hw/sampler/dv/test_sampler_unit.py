@@ -396,8 +396,8 @@ def test_sampler_unit():
     ref.build()
     run("sampler_unit",
         rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "sampler/rtl/sampler_fpconv.v",
-            "sampler/rtl/sampler_mulhi.v", "sampler/rtl/sampler_prng.v",
+            "sampler/rtl/sampler_mulhi.v", "sampler/rtl/sampler_prng.v", "sampler/rtl/sampler_tables.v",
             "sampler/rtl/samplerz.v", "sampler/rtl/sampler_unit.v"),
-        "test_sampler_unit", HERE, includes=rtl("sampler/rtl"),
+        "test_sampler_unit", HERE,
         extra_env={"FA_NVEC": "40" if FULL else "12", "FA_NSTREAM": "8" if FULL else "3",
                    "FA_NCHI": "5000" if FULL else "250"})

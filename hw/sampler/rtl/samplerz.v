@@ -51,7 +51,13 @@ module samplerz (
 	input  wire        rd_ready_i,
 	input  wire [7:0]  rd_byte_i
 );
-`include "sampler_tables.vh"
+	wire [18*72-1:0] SAMPLER_RCDT;
+	wire [13*64-1:0] SAMPLER_EXPM;
+	wire [63:0] SAMPLER_FPR_INV_2SQRSIGMA0, SAMPLER_FPR_LOG2, SAMPLER_FPR_INV_LOG2,
+	            SAMPLER_FPR_PTWO63;
+	sampler_tables u_tables (.rcdt_o(SAMPLER_RCDT), .expm_o(SAMPLER_EXPM),
+		.fpr_inv_2sqrsigma0_o(SAMPLER_FPR_INV_2SQRSIGMA0), .fpr_log2_o(SAMPLER_FPR_LOG2),
+		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2), .fpr_ptwo63_o(SAMPLER_FPR_PTWO63));
 	localparam [63:0] SIGN = 64'h8000000000000000;
 	localparam integer LAT_ADD = 6, LAT_MUL = 5;
 	localparam [1:0] ERR_NONE = 2'd0, ERR_ARG = 2'd1, ERR_RANGE = 2'd2, ERR_TRIALS = 2'd3;

@@ -9,9 +9,16 @@
 // s_axis is back-pressured (tready = 0). Bad LOGN / unknown OP: refused
 // with STATUS.ERR set; nothing hangs. aresetn (synchronous, active low)
 // aborts a running operation at any time.
+//
+// SAMPLER = 1 adds the SamplerZ unit (hw/sampler, sampler_unit): ops
+// SZ_LOAD (PRNG state from the SZ_KEY*/SZ_CTR_*/SZ_PTR registers) and
+// SAMPLERZ (SZ_Z = SamplerZ(SZ_MU, SZ_ISIGMA) with SZ_SMIN), bit-exact with
+// the library; LOGN is not used by them. A sampler error ends the op with
+// STATUS.ERR = SAMPLER and the code in SZ_RESULT.ERR. CONFIG.SAMPLER says
+// whether the unit is built in.
 `default_nettype none
 `include "fa_regs.vh"
-module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
+module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 1) (
 	input  wire        aclk,
 	input  wire        aresetn,
 	// AXI4-Lite slave
@@ -60,7 +67,19 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 	reg  [10:0] in_ptr, out_ptr;       // stream word pointers
 	reg  [11:0] out_left;               // words still to send
 	wire        f_busy, n_busy, f_done, n_done, f_sel, n_sel;
-	wire        busy = f_busy | n_busy;
+	// SamplerZ unit: operand registers and results
+	reg  [383:0] r_sz_key;
+	reg  [63:0] r_sz_ctr, r_sz_mu, r_sz_isig, r_sz_smin;
+	reg  [8:0]  r_sz_ptr;
+	reg  [7:0]  r_sz_maxt;
+	reg         sz_busy;
+	wire        sz_done, sz_loaded;
+	wire [2:0]  sz_err;
+	wire [31:0] sz_z;
+	wire [7:0]  sz_trials;
+	wire [63:0] sz_ctr;
+	wire [8:0]  sz_ptr;
+	wire        busy = f_busy | n_busy | sz_busy;
 	reg         counting;
 
 	// ---------------------------------------------------- start / dispatch
@@ -69,7 +88,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 	wire        op_fft = (r_op == `FA_OP_FFT) || (r_op == `FA_OP_IFFT)
 		|| (r_op >= `FA_OP_VADD && r_op <= `FA_OP_VMULCONST);
 	wire        op_ntt = (r_op >= `FA_OP_NTT && r_op <= `FA_OP_NTT_MUL);
-	wire        go = start_req && !busy && logn_ok && (op_fft || op_ntt);
+	wire        op_sz = (SAMPLER != 0) && ((r_op == `FA_OP_SZ_LOAD) || (r_op == `FA_OP_SAMPLERZ));
+	wire        go = start_req && !busy && (op_sz || (logn_ok && (op_fft || op_ntt)));
+	wire        sz_start = go && op_sz;
 	wire        f_start = go && op_fft;
 	wire        n_start = go && op_ntt;
 	wire [3:0]  f_L = r_logn - 4'd1;
@@ -105,6 +126,22 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 		.busy(n_busy), .done(n_done), .sel(n_sel),
 		.h_en(m_en && m_ntt), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
 		.h_wdata(m_wdata), .h_rdata(n_rdata));
+
+	generate if (SAMPLER != 0) begin : g_sampler
+		sampler_unit u_sampler (
+			.clk_i(aclk), .rst_ni(aresetn),
+			.cmd_valid_i(sz_start), .cmd_i((r_op == `FA_OP_SZ_LOAD) ? 3'd1 : 3'd2),
+			.cmd_ready_o(),
+			.key_i(r_sz_key), .ctr_i(r_sz_ctr), .ptr_i(r_sz_ptr),
+			.mu_i(r_sz_mu), .isigma_i(r_sz_isig), .sigma_min_i(r_sz_smin),
+			.max_trials_i(r_sz_maxt),
+			.done_o(sz_done), .err_o(sz_err), .z_o(sz_z), .trials_o(sz_trials),
+			.key_o(), .ctr_o(sz_ctr), .ptr_o(sz_ptr), .refills_o(), .loaded_o(sz_loaded));
+	end else begin : g_no_sampler
+		assign sz_done = 1'b0; assign sz_err = 3'd0; assign sz_z = 32'd0;
+		assign sz_trials = 8'd0; assign sz_ctr = 64'd0; assign sz_ptr = 9'd0;
+		assign sz_loaded = 1'b0;
+	end endgenerate
 
 	// index of a word of a window is legal for the current LOGN
 	wire [10:0] nwords_f = (11'd2 << r_logn);      // FFT window: 2 words per fpr
@@ -148,7 +185,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 		reg_rok = 1'b1;
 		case (a_addr)
 		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
-		`FA_REG_CONFIG:    reg_rdata = {16'd0, `FA_REGMAP_VERSION, PW};
+		`FA_REG_CONFIG:    reg_rdata = {15'd0, (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
 		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
 		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
 		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
@@ -158,11 +195,44 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 		`FA_REG_CLOCK_LO:  reg_rdata = clock[31:0];
 		`FA_REG_CLOCK_HI:  reg_rdata = clk_hi_latch;
 		`FA_REG_STREAM:    reg_rdata = {30'd0, r_target};
+		`FA_REG_SZ_KEY0:   reg_rdata = r_sz_key[32*0 +: 32];
+		`FA_REG_SZ_KEY1:   reg_rdata = r_sz_key[32*1 +: 32];
+		`FA_REG_SZ_KEY2:   reg_rdata = r_sz_key[32*2 +: 32];
+		`FA_REG_SZ_KEY3:   reg_rdata = r_sz_key[32*3 +: 32];
+		`FA_REG_SZ_KEY4:   reg_rdata = r_sz_key[32*4 +: 32];
+		`FA_REG_SZ_KEY5:   reg_rdata = r_sz_key[32*5 +: 32];
+		`FA_REG_SZ_KEY6:   reg_rdata = r_sz_key[32*6 +: 32];
+		`FA_REG_SZ_KEY7:   reg_rdata = r_sz_key[32*7 +: 32];
+		`FA_REG_SZ_KEY8:   reg_rdata = r_sz_key[32*8 +: 32];
+		`FA_REG_SZ_KEY9:   reg_rdata = r_sz_key[32*9 +: 32];
+		`FA_REG_SZ_KEY10:  reg_rdata = r_sz_key[32*10 +: 32];
+		`FA_REG_SZ_KEY11:  reg_rdata = r_sz_key[32*11 +: 32];
+		`FA_REG_SZ_CTR_LO: reg_rdata = r_sz_ctr[31:0];
+		`FA_REG_SZ_CTR_HI: reg_rdata = r_sz_ctr[63:32];
+		`FA_REG_SZ_PTR:    reg_rdata = {23'd0, r_sz_ptr};
+		`FA_REG_SZ_MU_LO:  reg_rdata = r_sz_mu[31:0];
+		`FA_REG_SZ_MU_HI:  reg_rdata = r_sz_mu[63:32];
+		`FA_REG_SZ_ISIGMA_LO: reg_rdata = r_sz_isig[31:0];
+		`FA_REG_SZ_ISIGMA_HI: reg_rdata = r_sz_isig[63:32];
+		`FA_REG_SZ_SMIN_LO: reg_rdata = r_sz_smin[31:0];
+		`FA_REG_SZ_SMIN_HI: reg_rdata = r_sz_smin[63:32];
+		`FA_REG_SZ_MAX_TRIALS: reg_rdata = {24'd0, r_sz_maxt};
+		`FA_REG_SZ_Z:      reg_rdata = sz_z;
+		`FA_REG_SZ_RESULT: reg_rdata = {19'd0, sz_loaded, 1'b0, sz_err, sz_trials};
+		`FA_REG_SZ_STATE_CTR_LO: reg_rdata = sz_ctr[31:0];
+		`FA_REG_SZ_STATE_CTR_HI: reg_rdata = sz_ctr[63:32];
+		`FA_REG_SZ_STATE_PTR: reg_rdata = {23'd0, sz_ptr};
 		default: begin     reg_rdata = 32'd0; reg_rok = 1'b0; end
 		endcase
 		case (a_addr)
 		`FA_REG_CTRL, `FA_REG_OP, `FA_REG_LOGN, `FA_REG_CONST_LO, `FA_REG_CONST_HI,
 		`FA_REG_STREAM, `FA_REG_STREAM_OUT: reg_wok = 1'b1;
+		`FA_REG_SZ_KEY0, `FA_REG_SZ_KEY1, `FA_REG_SZ_KEY2, `FA_REG_SZ_KEY3,
+		`FA_REG_SZ_KEY4, `FA_REG_SZ_KEY5, `FA_REG_SZ_KEY6, `FA_REG_SZ_KEY7,
+		`FA_REG_SZ_KEY8, `FA_REG_SZ_KEY9, `FA_REG_SZ_KEY10, `FA_REG_SZ_KEY11,
+		`FA_REG_SZ_CTR_LO, `FA_REG_SZ_CTR_HI, `FA_REG_SZ_PTR,
+		`FA_REG_SZ_MU_LO, `FA_REG_SZ_MU_HI, `FA_REG_SZ_ISIGMA_LO, `FA_REG_SZ_ISIGMA_HI,
+		`FA_REG_SZ_SMIN_LO, `FA_REG_SZ_SMIN_HI, `FA_REG_SZ_MAX_TRIALS: reg_wok = 1'b1;
 		default: reg_wok = 1'b0;
 		endcase
 	end
@@ -202,15 +272,17 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 			in_ptr <= 11'd0; out_ptr <= 11'd0; out_left <= 12'd0;
 			fifo_n <= 2'd0; fifo_h <= 1'b0; fetch_q <= 1'b0; counting <= 1'b0;
 			clk_hi_latch <= 32'd0;
+			r_sz_key <= 384'd0; r_sz_ctr <= 64'd0; r_sz_ptr <= 9'd0; r_sz_mu <= 64'd0;
+			r_sz_isig <= 64'd0; r_sz_smin <= 64'd0; r_sz_maxt <= 8'd0; sz_busy <= 1'b0;
 		end else begin
 			// ---- operation start / completion
 			if (start_req) begin
 				r_done <= 1'b0;         // DONE refers to the last START
 				if (busy)
 					r_err <= `FA_ERR_BUSY;
-				else if (!logn_ok)
+				else if (!op_sz && !logn_ok)
 					r_err <= `FA_ERR_BAD_LOGN;
-				else if (!(op_fft || op_ntt))
+				else if (!(op_fft || op_ntt || op_sz))
 					r_err <= `FA_ERR_BAD_OP;
 				else begin
 					r_err <= `FA_ERR_NONE;
@@ -224,6 +296,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 			if (f_done || n_done) begin
 				r_done <= 1'b1;
 				counting <= 1'b0;
+			end
+			if (sz_start)
+				sz_busy <= 1'b1;
+			if (sz_done) begin
+				sz_busy <= 1'b0;
+				r_done <= 1'b1;
+				counting <= 1'b0;
+				if (sz_err != 3'd0) r_err <= `FA_ERR_SAMPLER;
 			end
 
 			// ---- stream pointers and output FIFO
@@ -279,6 +359,28 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2) (
 						`FA_REG_LOGN:     r_logn <= a_wdata[3:0];
 						`FA_REG_CONST_LO: r_const[31:0] <= a_wdata;
 						`FA_REG_CONST_HI: r_const[63:32] <= a_wdata;
+						`FA_REG_SZ_KEY0:  r_sz_key[32*0 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY1:  r_sz_key[32*1 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY2:  r_sz_key[32*2 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY3:  r_sz_key[32*3 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY4:  r_sz_key[32*4 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY5:  r_sz_key[32*5 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY6:  r_sz_key[32*6 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY7:  r_sz_key[32*7 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY8:  r_sz_key[32*8 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY9:  r_sz_key[32*9 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY10: r_sz_key[32*10 +: 32] <= a_wdata;
+						`FA_REG_SZ_KEY11: r_sz_key[32*11 +: 32] <= a_wdata;
+						`FA_REG_SZ_CTR_LO: r_sz_ctr[31:0] <= a_wdata;
+						`FA_REG_SZ_CTR_HI: r_sz_ctr[63:32] <= a_wdata;
+						`FA_REG_SZ_PTR:   r_sz_ptr <= a_wdata[8:0];
+						`FA_REG_SZ_MU_LO: r_sz_mu[31:0] <= a_wdata;
+						`FA_REG_SZ_MU_HI: r_sz_mu[63:32] <= a_wdata;
+						`FA_REG_SZ_ISIGMA_LO: r_sz_isig[31:0] <= a_wdata;
+						`FA_REG_SZ_ISIGMA_HI: r_sz_isig[63:32] <= a_wdata;
+						`FA_REG_SZ_SMIN_LO: r_sz_smin[31:0] <= a_wdata;
+						`FA_REG_SZ_SMIN_HI: r_sz_smin[63:32] <= a_wdata;
+						`FA_REG_SZ_MAX_TRIALS: r_sz_maxt <= a_wdata[7:0];
 						`FA_REG_STREAM: begin
 							r_target <= a_wdata[1:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
 						end
