@@ -16,7 +16,8 @@
 #   NAME: fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf
 #         tf_core_fft tf_core_ntt (tf_core at P = 4 with the parameters
 #         that fft_engine / ntt_engine give it) top (falcon_accel_top's own
-#         logic at P = 4)
+#         logic at P = 4) sampler_unit samplerz sampler_prng (hw/sampler:
+#         the SamplerZ unit with its own fp64 adder and multiplier)
 # The hierarchical run estimates each module's paths between its own
 # ports and registers; a path that crosses a module boundary (e.g. a bank
 # RAM read in tf_core -> read crossbar -> fp64_add stage 1 in a lane) is
@@ -30,7 +31,7 @@
 # object: {"name", "top", "params", "modules": {module: ps}, "own_ps"
 # (the module of interest itself, without its submodules), "max_ps" (over
 # every module of the run), "max_module", "seconds"}, and the Yosys log
-# delay-<NAME>.log.
+# delay-<NAME>.log, and the cell counts (`stat -top`) to delay-<NAME>.stat.
 set -e
 HW=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${FA_SYN_OUT:-$HW/build/syn}
@@ -68,7 +69,11 @@ for name in $NAMES; do
 		# the top's own logic (AXI, registers, windows) at P = 4; the
 		# engines are black boxes
 		top=falcon_accel_top; params="-set P 4 -set LP 2"; srcs="$HW/top/rtl/falcon_accel_top.v"
-		libs="$T/fft_engine.v $N/ntt_engine.v";;
+		libs="$T/fft_engine.v $N/ntt_engine.v $HW/sampler/rtl/sampler_unit.v";;
+	sampler_unit|samplerz|sampler_prng)
+		S=$HW/sampler/rtl
+		srcs="$F/fp64_add.v $F/fp64_mul.v $S/sampler_tables.v $S/sampler_fpconv.v"
+		srcs="$srcs $S/sampler_mulhi.v $S/sampler_prng.v $S/samplerz.v $S/sampler_unit.v";;
 	*) echo "abc9_delay.sh: unknown name $name" >&2; exit 2;;
 	esac
 	own=$top
@@ -82,6 +87,7 @@ for name in $NAMES; do
 	read_verilog -I$HW/top/rtl $srcs
 	$chp
 	synth_xilinx -family xc7 -top $top -abc9
+	tee -q -o $OUT/delay-$name.stat stat -top $top
 	"
 	t1=$(date +%s)
 	# Each ABC9 run starts with "Extracted ... from module `M'"; the last

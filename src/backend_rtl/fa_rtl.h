@@ -60,6 +60,18 @@ int fa_rtl_drv_fpr_op(fa_rtl_transport *t, unsigned op, uint64_t *a,
 	const uint64_t *b, uint64_t c, unsigned logn, fa_rtl_kstat *st);
 int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
 	const uint16_t *b, unsigned logn, fa_rtl_kstat *st);
+/* SamplerZ unit (ops SZ_LOAD, SAMPLERZ). sz_load: the PRNG key (fa_prng
+   state bytes 0..47), the block counter of the buffer to generate and the
+   byte pointer into it (a fa_prng in use: its counter minus 8 and its
+   ptr). samplerz: *z = SamplerZ(mu, 1/sigma) with sigma_min (binary64
+   bit patterns), then the PRNG's counter and pointer after the sample (as
+   fa_prng's fields). Return 0, -1 on a bus error, a positive STATUS.ERR
+   code when refused, or minus the unit's SZ_RESULT.ERR code. */
+int fa_rtl_drv_sz_load(fa_rtl_transport *t, const uint8_t key[48],
+	uint64_t ctr, unsigned ptr, fa_rtl_kstat *st);
+int fa_rtl_drv_samplerz(fa_rtl_transport *t, uint64_t mu, uint64_t isigma,
+	uint64_t sigma_min, int *z, uint64_t *ctr, unsigned *ptr,
+	fa_rtl_kstat *st);
 /* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
    accepted and completed). */
 int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,

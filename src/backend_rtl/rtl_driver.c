@@ -220,3 +220,94 @@ int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
 	account(st, logn, cyc, t0, now(t));
 	return 0;
 }
+
+/* 64-bit value to a LO/HI register pair (LO at off, HI at off + 4). */
+static int wr64(fa_rtl_transport *t, uint32_t off, uint64_t v)
+{
+	if (wr(t, off, (uint32_t)v) != 0 || wr(t, off + 4u, (uint32_t)(v >> 32)) != 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* The SamplerZ unit's outcome after DONE: -1 on a bus error, else the
+   SZ_RESULT.ERR code (0 = success). */
+static int sz_result(fa_rtl_transport *t, uint32_t *res)
+{
+	if (rd(t, FA_RTL_REG_SZ_RESULT, res) != 0) {
+		return -1;
+	}
+	return (int)((*res & FA_RTL_SZ_RESULT_ERR_MASK) >> FA_RTL_SZ_RESULT_ERR_LSB);
+}
+
+int fa_rtl_drv_sz_load(fa_rtl_transport *t, const uint8_t key[48],
+	uint64_t ctr, unsigned ptr, fa_rtl_kstat *st)
+{
+	uint32_t cyc = 0, res = 0;
+	uint64_t t0 = now(t);
+	unsigned k;
+	int r;
+
+	if (ptr > 511) {
+		return -1;
+	}
+	for (k = 0; k < 12; k ++) {
+		uint32_t w = (uint32_t)key[4 * k] | ((uint32_t)key[4 * k + 1] << 8)
+			| ((uint32_t)key[4 * k + 2] << 16)
+			| ((uint32_t)key[4 * k + 3] << 24);
+		if (wr(t, FA_RTL_REG_SZ_KEY0 + 4u * k, w) != 0) {
+			return -1;
+		}
+	}
+	if (wr64(t, FA_RTL_REG_SZ_CTR_LO, ctr) != 0
+		|| wr(t, FA_RTL_REG_SZ_PTR, ptr) != 0)
+	{
+		return -1;
+	}
+	r = fa_rtl_drv_start(t, FA_RTL_OP_SZ_LOAD, 0, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	r = sz_result(t, &res);
+	if (r != 0) {
+		return r < 0 ? r : -r;
+	}
+	account(st, 0, cyc, t0, now(t));
+	return 0;
+}
+
+int fa_rtl_drv_samplerz(fa_rtl_transport *t, uint64_t mu, uint64_t isigma,
+	uint64_t sigma_min, int *z, uint64_t *ctr, unsigned *ptr,
+	fa_rtl_kstat *st)
+{
+	uint32_t cyc = 0, res = 0, v, lo, hi, p;
+	uint64_t t0 = now(t);
+	int r;
+
+	if (wr64(t, FA_RTL_REG_SZ_MU_LO, mu) != 0
+		|| wr64(t, FA_RTL_REG_SZ_ISIGMA_LO, isigma) != 0
+		|| wr64(t, FA_RTL_REG_SZ_SMIN_LO, sigma_min) != 0)
+	{
+		return -1;
+	}
+	r = fa_rtl_drv_start(t, FA_RTL_OP_SAMPLERZ, 0, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	r = sz_result(t, &res);
+	if (r != 0) {
+		return r < 0 ? r : -r;
+	}
+	if (rd(t, FA_RTL_REG_SZ_Z, &v) != 0
+		|| rd(t, FA_RTL_REG_SZ_STATE_CTR_LO, &lo) != 0
+		|| rd(t, FA_RTL_REG_SZ_STATE_CTR_HI, &hi) != 0
+		|| rd(t, FA_RTL_REG_SZ_STATE_PTR, &p) != 0)
+	{
+		return -1;
+	}
+	*z = (int)(int32_t)v;
+	*ptr = p;
+	*ctr = (uint64_t)lo | ((uint64_t)hi << 32);
+	account(st, 0, cyc, t0, now(t));
+	return 0;
+}
