@@ -38,6 +38,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
+#include "bench_kem.h"   /* ML-KEM ops (bench_kem.c) */
 #include "inner.h"
 
 #if defined(FA_HAVE_EDGE) && FA_HAVE_EDGE
@@ -730,7 +731,8 @@ int cli_cmd_bench(int argc, char **argv)
 	const fa_backend *be;
 	bench_result results[2 * (sizeof kernel_ops / sizeof kernel_ops[0]
 		+ sizeof scheme_ops / sizeof scheme_ops[0]
-		+ BENCH_BATCH_OP_COUNT)];
+		+ BENCH_BATCH_OP_COUNT) + BENCH_KEM_RESULTS];
+	bench_kem_result kem[BENCH_KEM_RESULTS];
 	size_t count = 0, i;
 	char machine[320];
 	int threads_given = 0;
@@ -805,6 +807,15 @@ int cli_cmd_bench(int argc, char **argv)
 #if defined(FA_HAVE_EDGE) && FA_HAVE_EDGE
 	fa_pool_free(pool);
 #endif
+	/* ML-KEM: kem_keygen/encaps/decaps, "degree" = level */
+	bench_kem(be, runs, kem);
+	for (i = 0; i < BENCH_KEM_RESULTS; i ++) {
+		memset(&results[count], 0, sizeof results[count]);
+		results[count].op = kem[i].op;
+		results[count].degree = kem[i].level;
+		results[count].median_us = kem[i].median_us;
+		results[count ++].runs = kem[i].runs;
+	}
 	machine_name(machine, sizeof machine);
 	if (json) {
 		print_json(fa_backend_name(be), threads, machine, results, count);
