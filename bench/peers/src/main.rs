@@ -30,8 +30,20 @@
 //! {"implementation":"fn-dsa","version":"0.4.0","machine":"...",
 //!  "results":[{"op":"keygen","degree":512,"median_us":..,"runs":..},...]}
 //!
+//! ML-KEM (FIPS 203), selected with --impl, ops kem_keygen, kem_encaps,
+//! kem_decaps with "degree" = the level (512, 768, 1024), as
+//! `falcon-accel bench --json` reports them:
+//!  - libcrux-ml-kem 0.0.11 (Cryspen; its build enables the AVX2 code on
+//!    x86-64, chosen at run time): keygen from a 64-byte seed (d || z,
+//!    varied per call), encaps with a 32-byte m, decaps; the packed-key
+//!    API, which does not run the FIPS 203 input checks (ek modulus
+//!    check, dk hash check) that falcon-accel's encaps/decaps include;
+//!  - pqcrypto-mlkem 0.1.1 (PQClean's ML-KEM, AVX2 variant when the CPU
+//!    has it): keypair() and encapsulate() draw from the OS RNG (its only
+//!    API), decapsulate().
+//!
 //! Usage: falcon-accel-peers [--runs R] [--degree 512|1024]
-//!                           [--impl fn-dsa|pqcrypto-falcon]
+//!                           [--impl fn-dsa|pqcrypto-falcon|libcrux-ml-kem|pqcrypto-mlkem]
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -184,6 +196,62 @@ macro_rules! pqcrypto_degree {
 pqcrypto_degree!(pqcrypto_512, falcon512);
 pqcrypto_degree!(pqcrypto_1024, falcon1024);
 
+macro_rules! libcrux_kem_level {
+    ($name:ident, $module:ident, $level:expr) => {
+        fn $name(runs: usize, out: &mut Vec<Sample>) {
+            use libcrux_ml_kem::$module as m;
+            let mut seed = [7u8; 64];
+            let mut n = 0u8;
+            out.push(measure("kem_keygen", $level, runs, || {
+                n = n.wrapping_add(1);
+                seed[0] = n;
+                black_box(m::generate_key_pair(black_box(seed)));
+            }));
+            let kp = m::generate_key_pair([9u8; 64]);
+            let mut rnd = [5u8; 32];
+            out.push(measure("kem_encaps", $level, runs, || {
+                n = n.wrapping_add(1);
+                rnd[0] = n;
+                black_box(m::encapsulate(kp.public_key(), black_box(rnd)));
+            }));
+            let (ct, ss) = m::encapsulate(kp.public_key(), [3u8; 32]);
+            out.push(measure("kem_decaps", $level, runs, || {
+                black_box(m::decapsulate(kp.private_key(), black_box(&ct)));
+            }));
+            assert_eq!(m::decapsulate(kp.private_key(), &ct), ss);
+        }
+    };
+}
+
+libcrux_kem_level!(libcrux_512, mlkem512, 512);
+libcrux_kem_level!(libcrux_768, mlkem768, 768);
+libcrux_kem_level!(libcrux_1024, mlkem1024, 1024);
+
+macro_rules! pqcrypto_kem_level {
+    ($name:ident, $module:ident, $level:expr) => {
+        fn $name(runs: usize, out: &mut Vec<Sample>) {
+            use pqcrypto_mlkem::$module as m;
+            use pqcrypto_traits::kem::SharedSecret as _;
+            out.push(measure("kem_keygen", $level, runs, || {
+                black_box(m::keypair());
+            }));
+            let (pk, sk) = m::keypair();
+            out.push(measure("kem_encaps", $level, runs, || {
+                black_box(m::encapsulate(black_box(&pk)));
+            }));
+            let (ss, ct) = m::encapsulate(&pk);
+            out.push(measure("kem_decaps", $level, runs, || {
+                black_box(m::decapsulate(black_box(&ct), &sk));
+            }));
+            assert_eq!(m::decapsulate(&ct, &sk).as_bytes(), ss.as_bytes());
+        }
+    };
+}
+
+pqcrypto_kem_level!(pqcrypto_kem_512, mlkem512, 512);
+pqcrypto_kem_level!(pqcrypto_kem_768, mlkem768, 768);
+pqcrypto_kem_level!(pqcrypto_kem_1024, mlkem1024, 1024);
+
 fn machine_name() -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -242,7 +310,7 @@ fn cpu_has_avx2() -> bool {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: falcon-accel-peers [--runs R] [--degree 512|1024] [--impl fn-dsa|pqcrypto-falcon]");
+    eprintln!("usage: falcon-accel-peers [--runs R] [--degree 512|1024] [--impl fn-dsa|pqcrypto-falcon|libcrux-ml-kem|pqcrypto-mlkem]");
     std::process::exit(2);
 }
 
@@ -286,6 +354,18 @@ fn main() {
                     }
                 }
                 print_json("pqcrypto-falcon", "0.4.1", avx2, &r);
+            }
+            "libcrux-ml-kem" => {
+                libcrux_512(runs, &mut r);
+                libcrux_768(runs, &mut r);
+                libcrux_1024(runs, &mut r);
+                print_json("libcrux-ml-kem", "0.0.11", avx2, &r);
+            }
+            "pqcrypto-mlkem" => {
+                pqcrypto_kem_512(runs, &mut r);
+                pqcrypto_kem_768(runs, &mut r);
+                pqcrypto_kem_1024(runs, &mut r);
+                print_json("pqcrypto-mlkem", "0.1.1", avx2, &r);
             }
             _ => usage(),
         }
