@@ -167,6 +167,41 @@ static void test_get_info(void)
 	CHECK(call(REQ, 2) == 1 && RESP[0] == CTAP1_ERR_INVALID_LENGTH, "getInfo with parameters");
 }
 
+/* A non-discoverable credential's key is regenerated from its seed on
+   every cold assertion, possibly by another backend (FALCON_ACCEL_BACKEND,
+   or the firmware build): every available backend must derive the same
+   key pair from the same seed. */
+static void test_keygen_same_on_every_backend(void)
+{
+	static uint8_t sk0[FA_PRIVKEY_SIZE(9)], pk0[FA_PUBKEY_SIZE(9)];
+	static uint8_t sk1[FA_PRIVKEY_SIZE(9)], pk1[FA_PUBKEY_SIZE(9)];
+	uint8_t seed[32];
+	size_t i;
+	int n = 0;
+	memset(seed, 0x42, sizeof seed);
+	for (i = 0; i < fa_backend_count(); i++) {
+		const fa_backend *be = fa_backend_at(i);
+		fa_shake256_ctx rng;
+		/* rtl is the co-simulated accelerator: bit-exact with portable
+		   (tests/test_backend_rtl.c), far too slow for a keygen here. */
+		if (!fa_backend_available(be) || !strcmp(fa_backend_name(be), "rtl")) continue;
+		fa_shake256_init_prng_from_seed(&rng, seed, 32);
+		if (fa_keygen(be, &rng, 9, n ? sk1 : sk0, sizeof sk0, n ? pk1 : pk0,
+			sizeof pk0, TMP, sizeof TMP) != FA_OK) {
+			CHECK(0, "keygen on %s", fa_backend_name(be));
+			continue;
+		}
+		if (n) {
+			CHECK(!memcmp(sk0, sk1, sizeof sk0) && !memcmp(pk0, pk1, sizeof pk0),
+				"backend %s derives another key from the same seed",
+				fa_backend_name(be));
+		}
+		n++;
+	}
+	CHECK(n >= 1, "no backend available");
+	printf("keygen from a seed: %d backend(s) agree\n", n);
+}
+
 int main(void)
 {
 	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
@@ -179,6 +214,7 @@ int main(void)
 	fido2_cbor_item user;
 	size_t n;
 
+	test_keygen_same_on_every_backend();
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();

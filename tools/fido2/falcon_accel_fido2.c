@@ -98,9 +98,17 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 	if (!d->prompt) {
 		return FIDO2_UP_APPROVED;
 	}
-	fprintf(stderr, "falcon-accel-fido2: user presence requested: %s%s%.*s"
-		" -- approve? [y/N] ", what, rp != NULL ? " for " : "",
-		rp != NULL ? (int)rp_len : 0, rp != NULL ? (const char *)rp : "");
+	/* The rpId comes from the host: printed with anything outside
+	   printable ASCII replaced, so that it cannot drive the terminal. */
+	fprintf(stderr, "falcon-accel-fido2: user presence requested: %s", what);
+	if (rp != NULL) {
+		size_t i;
+		fputs(" for ", stderr);
+		for (i = 0; i < rp_len && i < 128; i++) {
+			fputc(rp[i] >= 0x20 && rp[i] < 0x7f ? rp[i] : '?', stderr);
+		}
+	}
+	fputs(" -- approve? [y/N] ", stderr);
 	fflush(stderr);
 	for (;;) {
 		struct pollfd pf[2];
