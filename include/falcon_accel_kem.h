@@ -68,10 +68,12 @@ extern "C" {
 #define FA_KEM_DK_MAXSIZE 3168u
 #define FA_KEM_CT_MAXSIZE 1568u
 
-/* Scratch size: (4k + 6) polynomials of 512 bytes, a ciphertext, and
+/* Scratch size: k^2 + 3k + 2 polynomials of 512 bytes (the whole matrix
+   A is sampled at once, four entries per Keccak call), a ciphertext, and
    alignment slack. */
 #define FA_KEM_TMPSIZE(level) \
-	((4u * FA_KEM_K(level) + 6u) * 512u + FA_KEM_CT_MAXSIZE + 16u)
+	((FA_KEM_K(level) * FA_KEM_K(level) + 3u * FA_KEM_K(level) + 2u) \
+	* 512u + FA_KEM_CT_MAXSIZE + 16u)
 #define FA_KEM_TMPSIZE_MAX FA_KEM_TMPSIZE(1024)
 
 /*

@@ -73,6 +73,8 @@ gen_check() {
   if [ -f scripts/gen_ntt_tables.py ]; then
     python3 scripts/gen_ntt_tables.py --stdout | diff -q - src/ntt_tables.c >/dev/null || { echo "src/ntt_tables.c is stale"; return 1; }
   fi
+  python3 scripts/gen_mlkem_tables.py --stdout | diff -q - src/mlkem/mlkem_tables.c >/dev/null || { echo "src/mlkem/mlkem_tables.c is stale"; return 1; }
+  python3 scripts/gen_mlkem_tables.py --avx2 | diff -q - src/backend_avx2/avx2_mlkem_tables.c >/dev/null || { echo "avx2_mlkem_tables.c is stale"; return 1; }
 }
 c_suite() { # build-dir, cmake options...
   local dir=$1; shift

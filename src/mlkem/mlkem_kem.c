@@ -51,21 +51,73 @@ poly_add(int16_t *a, const int16_t *b)
 }
 
 /*
+ * The k x k matrix: A + (i k + j) n holds A[i][j] = SampleNTT(rho || j || i)
+ * (transpose = 0) or A^T[i][j] = A[j][i] = SampleNTT(rho || i || j)
+ * (transpose = 1); sampled four entries at a time.
+ */
+static void
+sample_matrix(int16_t *A, const uint8_t rho[32], unsigned k, int transpose,
+	const fa_mlkem_kernels *mk)
+{
+	unsigned e, t, total = k * k;
+
+	for (e = 0; e < total; e += 4) {
+		int16_t *out[4];
+		uint8_t ji[4][2];
+		unsigned n = total - e < 4 ? total - e : 4;
+
+		for (t = 0; t < n; t ++) {
+			unsigned i = (e + t) / k, j = (e + t) % k;
+
+			out[t] = A + (e + t) * MLKEM_N;
+			ji[t][0] = (uint8_t)(transpose ? i : j);
+			ji[t][1] = (uint8_t)(transpose ? j : i);
+		}
+		fa_mlkem_sample_ntt_x4(out, rho, ji, n, mk);
+	}
+}
+
+/* count consecutive noise polynomials at dst: polynomial u is
+   CBD_eta(PRF(sigma, u)), eta = eta_a for u < n_a, else eta_b. */
+static void
+sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
+	unsigned n_a, unsigned eta_a, unsigned eta_b,
+	const fa_mlkem_kernels *mk)
+{
+	unsigned u, t;
+
+	for (u = 0; u < count; u += 4) {
+		int16_t *out[4];
+		uint8_t nonce[4];
+		unsigned eta[4];
+		unsigned n = count - u < 4 ? count - u : 4;
+
+		for (t = 0; t < n; t ++) {
+			out[t] = dst + (u + t) * MLKEM_N;
+			nonce[t] = (uint8_t)(u + t);
+			eta[t] = u + t < n_a ? eta_a : eta_b;
+		}
+		fa_mlkem_sample_cbd_x4(out, sigma, nonce, eta, n, mk);
+	}
+}
+
+/*
  * K-PKE.KeyGen (Algorithm 13) and ML-KEM.KeyGen_internal (Algorithm 16).
  * (rho, sigma) = G(d || k); s, e from CBD_eta1 with nonces 0..2k-1;
  * t = A s + e in NTT form; ek = ByteEncode_12(t) || rho;
  * dk = ByteEncode_12(s) || ek || H(ek) || z.
- * Scratch: 3k + 1 polynomials.
+ * Scratch: k^2 + 2k + 1 polynomials.
  */
 void
 fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
-	const uint8_t d[32], const uint8_t z[32], void *tmp)
+	const uint8_t d[32], const uint8_t z[32], void *tmp,
+	const fa_mlkem_kernels *mk)
 {
 	unsigned k = p->k, i, j;
-	int16_t *s = fa_align8(tmp);
+	int16_t *A = fa_align8(tmp);
+	int16_t *s = A + k * k * MLKEM_N;
 	int16_t *e = s + k * MLKEM_N;
-	int16_t *arow = e + k * MLKEM_N;
-	int16_t *t = arow + k * MLKEM_N;
+	int16_t *t = e + k * MLKEM_N;
 	uint8_t gin[33], rs[64];
 	const uint8_t *rho = rs, *sigma = rs + 32;
 	size_t ek_len = POLY_BYTES * k + 32;
@@ -73,24 +125,14 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	memcpy(gin, d, 32);
 	gin[32] = (uint8_t)k;
 	fa_sha3_512(rs, gin, sizeof gin);
-	for (i = 0; i < k; i ++) {
-		fa_mlkem_sample_cbd(s + i * MLKEM_N, sigma, (uint8_t)i, p->eta1);
+	sample_matrix(A, rho, k, 0, mk);
+	sample_noise(s, sigma, 2 * k, 2 * k, p->eta1, p->eta1, mk);  /* s, e */
+	for (i = 0; i < 2 * k; i ++) {
+		mk->ntt(s + i * MLKEM_N);
 	}
 	for (i = 0; i < k; i ++) {
-		fa_mlkem_sample_cbd(e + i * MLKEM_N, sigma, (uint8_t)(k + i),
-			p->eta1);
-	}
-	for (i = 0; i < k; i ++) {
-		fa_mlkem_ntt_portable(s + i * MLKEM_N);
-		fa_mlkem_ntt_portable(e + i * MLKEM_N);
-	}
-	for (i = 0; i < k; i ++) {
-		for (j = 0; j < k; j ++) {
-			fa_mlkem_sample_ntt(arow + j * MLKEM_N, rho,
-				(uint8_t)j, (uint8_t)i);
-		}
 		/* (A s)_i * R^-1, then * R^2 * R^-1: plain domain, |t| < q */
-		fa_mlkem_basemul_acc_portable(t, arow, s, k);
+		mk->basemul_acc(t, A + i * k * MLKEM_N, s, k);
 		for (j = 0; j < MLKEM_N; j ++) {
 			t[j] = fa_mlkem_mont((int32_t)t[j] * fa_mlkem_r2);
 		}
@@ -115,43 +157,42 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
  *   u = NTT^-1(A^T y) + e1,  v = NTT^-1(t^T y) + e2 + Decompress_1(m),
  *   c = ByteEncode_du(Compress_du(u)) || ByteEncode_dv(Compress_dv(v)).
  * t is ByteDecode_12 of ek (12-bit values, reduced by the arithmetic).
- * Scratch: 3k + 2 polynomials.
+ * Scratch: k^2 + 3k + 2 polynomials.
  */
 static void
 kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
-	const uint8_t m[32], const uint8_t r[32], void *tmp)
+	const uint8_t m[32], const uint8_t r[32], void *tmp,
+	const fa_mlkem_kernels *mk)
 {
-	unsigned k = p->k, i, j;
-	int16_t *that = fa_align8(tmp);
+	unsigned k = p->k, i;
+	int16_t *At = fa_align8(tmp);
+	int16_t *that = At + k * k * MLKEM_N;
 	int16_t *y = that + k * MLKEM_N;
-	int16_t *acol = y + k * MLKEM_N;
-	int16_t *u = acol + k * MLKEM_N;
-	int16_t *e = u + MLKEM_N;
+	int16_t *e1 = y + k * MLKEM_N;     /* then e2, right after */
+	int16_t *e2 = e1 + k * MLKEM_N;
+	int16_t *u = e2 + MLKEM_N;
 	const uint8_t *rho = ek + POLY_BYTES * k;
 
 	for (i = 0; i < k; i ++) {
 		fa_mlkem_decode12(that + i * MLKEM_N, ek + i * POLY_BYTES);
-		fa_mlkem_sample_cbd(y + i * MLKEM_N, r, (uint8_t)i, p->eta1);
-		fa_mlkem_ntt_portable(y + i * MLKEM_N);
+	}
+	sample_matrix(At, rho, k, 1, mk);
+	/* y (k, eta1), e1 (k, eta2), e2 (eta2): nonces 0..2k */
+	sample_noise(y, r, 2 * k + 1, k, p->eta1, p->eta2, mk);
+	for (i = 0; i < k; i ++) {
+		mk->ntt(y + i * MLKEM_N);
 	}
 	for (i = 0; i < k; i ++) {
-		/* column i of A: A[j][i] = SampleNTT(rho || i || j) */
-		for (j = 0; j < k; j ++) {
-			fa_mlkem_sample_ntt(acol + j * MLKEM_N, rho,
-				(uint8_t)i, (uint8_t)j);
-		}
-		fa_mlkem_basemul_acc_portable(u, acol, y, k);
-		fa_mlkem_invntt_portable(u);
-		fa_mlkem_sample_cbd(e, r, (uint8_t)(k + i), p->eta2);
-		poly_add(u, e);
+		mk->basemul_acc(u, At + i * k * MLKEM_N, y, k);
+		mk->invntt(u);
+		poly_add(u, e1 + i * MLKEM_N);
 		fa_mlkem_compress_encode(ct + i * 32 * p->du, u, p->du);
 	}
-	fa_mlkem_basemul_acc_portable(u, that, y, k);
-	fa_mlkem_invntt_portable(u);
-	fa_mlkem_sample_cbd(e, r, (uint8_t)(2 * k), p->eta2);
-	poly_add(u, e);
-	fa_mlkem_decode_decompress(e, m, 1);
-	poly_add(u, e);   /* |u| < q + 2 + q */
+	mk->basemul_acc(u, that, y, k);
+	mk->invntt(u);
+	poly_add(u, e2);
+	fa_mlkem_decode_decompress(e2, m, 1);
+	poly_add(u, e2);   /* |u| < q/2 + 2 + q */
 	fa_mlkem_compress_encode(ct + k * 32 * p->du, u, p->dv);
 }
 
@@ -163,7 +204,7 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
  */
 static void
 kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
-	const uint8_t *dk_pke, void *tmp)
+	const uint8_t *dk_pke, void *tmp, const fa_mlkem_kernels *mk)
 {
 	unsigned k = p->k, i;
 	int16_t *shat = fa_align8(tmp);
@@ -174,13 +215,13 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 		fa_mlkem_decode12(shat + i * MLKEM_N, dk_pke + i * POLY_BYTES);
 		fa_mlkem_decode_decompress(u + i * MLKEM_N,
 			ct + i * 32 * p->du, p->du);
-		fa_mlkem_ntt_portable(u + i * MLKEM_N);
+		mk->ntt(u + i * MLKEM_N);
 	}
-	fa_mlkem_basemul_acc_portable(w, shat, u, k);
-	fa_mlkem_invntt_portable(w);
+	mk->basemul_acc(w, shat, u, k);
+	mk->invntt(w);
 	fa_mlkem_decode_decompress(u, ct + k * 32 * p->du, p->dv);
 	for (i = 0; i < MLKEM_N; i ++) {
-		w[i] = (int16_t)(u[i] - w[i]);   /* |w| < 2q */
+		w[i] = (int16_t)(u[i] - w[i]);   /* |w| < 3q/2 */
 	}
 	fa_mlkem_compress_encode(m, w, 1);
 }
@@ -188,14 +229,15 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 /* Algorithm 17: (K, r) = G(m || H(ek)), c = K-PKE.Encrypt(ek, m, r). */
 void
 fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
-	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp)
+	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
+	const fa_mlkem_kernels *mk)
 {
 	uint8_t gin[64], kr[64];
 
 	memcpy(gin, m, 32);
 	fa_sha3_256(gin + 32, ek, POLY_BYTES * p->k + 32);
 	fa_sha3_512(kr, gin, sizeof gin);
-	kpke_encrypt(p, ct, ek, m, kr + 32, tmp);
+	kpke_encrypt(p, ct, ek, m, kr + 32, tmp, mk);
 	memcpy(ss, kr, 32);
 	memset(kr, 0, sizeof kr);
 	memset(gin, 0, sizeof gin);
@@ -205,11 +247,12 @@ fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
  * Algorithm 18: m' = Decrypt(dk_pke, c); (K', r') = G(m' || h);
  * Kbar = J(z || c) = SHAKE256(z || c, 32); c' = Encrypt(ek, m', r');
  * K = K' if c = c' else Kbar, chosen with a mask from the OR of all byte
- * differences. Scratch: 3k + 2 polynomials and a ciphertext.
+ * differences. Scratch: a ciphertext and k^2 + 3k + 2 polynomials.
  */
 void
 fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
-	const uint8_t *ct, const uint8_t *dk, void *tmp)
+	const uint8_t *ct, const uint8_t *dk, void *tmp,
+	const fa_mlkem_kernels *mk)
 {
 	unsigned k = p->k;
 	size_t ct_len = 32u * (p->du * k + p->dv), i;
@@ -222,11 +265,11 @@ fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	uint32_t diff = 0;
 	uint8_t mask;
 
-	kpke_decrypt(p, gin, ct, dk, ptmp);
+	kpke_decrypt(p, gin, ct, dk, ptmp, mk);
 	memcpy(gin + 32, h, 32);
 	fa_sha3_512(kr, gin, sizeof gin);
 	fa_shake256_2(kbar, 32, z, 32, ct, ct_len);
-	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp);
+	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp, mk);
 	for (i = 0; i < ct_len; i ++) {
 		diff |= ct[i] ^ ct2[i];
 	}
@@ -307,7 +350,6 @@ fa_kem_keygen_derand(const fa_backend *be, unsigned level,
 	const fa_mlkem_params *p = fa_mlkem_params_get(level);
 	int r;
 
-	(void)be;
 	if (p == NULL || ek == NULL || dk == NULL || d == NULL || z == NULL) {
 		return FA_ERR_BADARG;
 	}
@@ -317,7 +359,7 @@ fa_kem_keygen_derand(const fa_backend *be, unsigned level,
 	if (ek_len < FA_KEM_EK_SIZE(level) || dk_len < FA_KEM_DK_SIZE(level)) {
 		return FA_ERR_SIZE;
 	}
-	fa_mlkem_keygen_inner(p, ek, dk, d, z, tmp);
+	fa_mlkem_keygen_inner(p, ek, dk, d, z, tmp, fa_mlkem_kernels_for(be));
 	return FA_OK;
 }
 
@@ -330,7 +372,6 @@ fa_kem_encaps_derand(const fa_backend *be, unsigned level,
 	const fa_mlkem_params *p = fa_mlkem_params_get(level);
 	int r;
 
-	(void)be;
 	if (p == NULL || ct == NULL || ss == NULL || m == NULL) {
 		return FA_ERR_BADARG;
 	}
@@ -343,7 +384,7 @@ fa_kem_encaps_derand(const fa_backend *be, unsigned level,
 	if (ct_len < FA_KEM_CT_SIZE(level)) {
 		return FA_ERR_SIZE;
 	}
-	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp);
+	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp, fa_mlkem_kernels_for(be));
 	return FA_OK;
 }
 
@@ -355,7 +396,6 @@ fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t ss[32],
 	const fa_mlkem_params *p = fa_mlkem_params_get(level);
 	int r;
 
-	(void)be;
 	if (p == NULL || ss == NULL || ct == NULL) {
 		return FA_ERR_BADARG;
 	}
@@ -368,7 +408,7 @@ fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t ss[32],
 	if ((r = check_tmp(level, tmp, tmp_len)) != FA_OK) {
 		return r;
 	}
-	fa_mlkem_decaps_inner(p, ss, ct, dk, tmp);
+	fa_mlkem_decaps_inner(p, ss, ct, dk, tmp, fa_mlkem_kernels_for(be));
 	return FA_OK;
 }
 

@@ -46,7 +46,8 @@ fa_mlkem_ntt_portable(int16_t *a)
  * (|a[j]| <= (q-1)/2 afterwards) and the products are Montgomery products
  * (|.| < q), so with |a| < 4q on input no intermediate value leaves
  * (-8q, 8q). The final Montgomery product by R^2/128 divides by 128 and
- * multiplies by R: out = NTT^-1(in) * R mod q, |out| < q.
+ * multiplies by R: out = NTT^-1(in) * R mod q, then a Barrett pass gives
+ * the centred representative (|out| <= (q-1)/2).
  */
 void
 fa_mlkem_invntt_portable(int16_t *a)
@@ -68,8 +69,58 @@ fa_mlkem_invntt_portable(int16_t *a)
 		}
 	}
 	for (j = 0; j < MLKEM_N; j ++) {
-		a[j] = fa_mlkem_mont(f * a[j]);
+		a[j] = fa_mlkem_barrett(fa_mlkem_mont(f * a[j]));
 	}
+}
+
+void
+fa_keccak_x4_portable(uint64_t *st)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i ++) {
+		fa_keccak_f1600(st + 25 * i);
+	}
+}
+
+const fa_mlkem_kernels fa_mlkem_kernels_portable = {
+	"portable",
+	fa_mlkem_ntt_portable,
+	fa_mlkem_invntt_portable,
+	fa_mlkem_basemul_acc_portable,
+	fa_keccak_x4_portable,
+};
+
+#ifdef FA_HAVE_BACKEND_AVX2
+#include "backend_avx2/avx2_mlkem.h"
+
+static const fa_mlkem_kernels mlkem_kernels_avx2 = {
+	"avx2",
+	fa_mlkem_ntt_avx2,
+	fa_mlkem_invntt_avx2,
+	fa_mlkem_basemul_acc_avx2,
+	fa_keccak_x4_avx2,
+};
+#endif
+
+/* Until the kernel seam carries ML-KEM slots, the avx2 backend (selected
+   by name, and available only on CPUs with AVX2) maps to the AVX2 ML-KEM
+   kernels; every other backend to the portable ones. */
+const fa_mlkem_kernels *
+fa_mlkem_kernels_for(const fa_backend *be)
+{
+	const fa_backend *k = fa_kernels_resolve(be);
+	const char *name = fa_backend_name(k);
+
+#ifdef FA_HAVE_BACKEND_AVX2
+	if (name[0] == 'a' && name[1] == 'v' && name[2] == 'x' && name[3] == '2'
+		&& name[4] == 0 && fa_backend_available(k))
+	{
+		return &mlkem_kernels_avx2;
+	}
+#endif
+	(void)name;
+	return &fa_mlkem_kernels_portable;
 }
 
 /*

@@ -1,0 +1,221 @@
+/*
+ * test_mlkem_backends.c -- the ML-KEM kernels of every available backend
+ * against the portable ones, bit for bit (the contract in
+ * src/mlkem/mlkem_inner.h: centred representatives out), on zero,
+ * single-coefficient, extreme and random inputs; the four-way samplers
+ * against the one-way reference samplers; whole key pairs, ciphertexts
+ * and secrets equal across backends.
+ *
+ * A backend that is not available on this CPU is reported and skipped
+ * (the portable case always runs).
+ */
+#include "mlkem/mlkem_inner.h"
+#include "test_util.h"
+
+#define N MLKEM_N
+
+static uint64_t rs = 0x1234567;
+
+static int16_t
+rnd_range(int lo, int hi)   /* uniform in [lo, hi] */
+{
+	return (int16_t)(lo + (int)(tu_rand64(&rs) % (uint64_t)(hi - lo + 1)));
+}
+
+/* Inputs of pattern `pat` within [lo, hi]: 0 zero, 1 one coefficient,
+   2 all hi, 3 all lo, 4 alternating, else random. */
+static void
+fill(int16_t *a, size_t n, int pat, int lo, int hi)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		switch (pat) {
+		case 0: a[i] = 0; break;
+		case 1: a[i] = (int16_t)(i == (size_t)(rs % n) ? hi : 0); break;
+		case 2: a[i] = (int16_t)hi; break;
+		case 3: a[i] = (int16_t)lo; break;
+		case 4: a[i] = (int16_t)((i & 1) ? hi : lo); break;
+		default: a[i] = rnd_range(lo, hi); break;
+		}
+	}
+}
+
+static void
+test_kernels(const fa_mlkem_kernels *mk)
+{
+	const fa_mlkem_kernels *ref = &fa_mlkem_kernels_portable;
+	static int16_t a[4 * N], b[4 * N], x[4 * N], y[4 * N];
+	int pat;
+	unsigned k, bad_ntt = 0, bad_inv = 0, bad_mul = 0, bad_range = 0;
+
+	for (pat = 0; pat < 40; pat ++) {
+		unsigned i;
+
+		fill(a, N, pat, -(MLKEM_Q - 1), MLKEM_Q - 1);
+		memcpy(x, a, N * sizeof *a);
+		ref->ntt(a);
+		mk->ntt(x);
+		bad_ntt += memcmp(a, x, N * sizeof *a) != 0;
+		for (i = 0; i < N; i ++) {
+			bad_range += a[i] > (MLKEM_Q - 1) / 2
+				|| a[i] < -(MLKEM_Q - 1) / 2;
+		}
+
+		fill(a, N, pat, -(4 * MLKEM_Q - 1), 4 * MLKEM_Q - 1);
+		memcpy(x, a, N * sizeof *a);
+		ref->invntt(a);
+		mk->invntt(x);
+		bad_inv += memcmp(a, x, N * sizeof *a) != 0;
+		for (i = 0; i < N; i ++) {
+			bad_range += a[i] > (MLKEM_Q - 1) / 2
+				|| a[i] < -(MLKEM_Q - 1) / 2;
+		}
+
+		for (k = 1; k <= 4; k ++) {
+			/* a: undecoded 12-bit values; b: |b| < q */
+			fill(a, k * N, pat, 0, 4095);
+			fill(b, k * N, pat + 1, -(MLKEM_Q - 1), MLKEM_Q - 1);
+			ref->basemul_acc(x, a, b, k);
+			mk->basemul_acc(y, a, b, k);
+			bad_mul += memcmp(x, y, N * sizeof *x) != 0;
+			fill(a, k * N, pat, -4095, 4095);
+			ref->basemul_acc(x, a, b, k);
+			mk->basemul_acc(y, a, b, k);
+			bad_mul += memcmp(x, y, N * sizeof *x) != 0;
+			for (i = 0; i < N; i ++) {
+				bad_range += x[i] > (MLKEM_Q - 1) / 2
+					|| x[i] < -(MLKEM_Q - 1) / 2;
+			}
+		}
+	}
+	CHECK(bad_ntt == 0, "%s ntt differs (%u inputs)", mk->name, bad_ntt);
+	CHECK(bad_inv == 0, "%s invntt differs (%u inputs)", mk->name, bad_inv);
+	CHECK(bad_mul == 0, "%s basemul_acc differs (%u inputs)", mk->name,
+		bad_mul);
+	CHECK(bad_range == 0, "portable outputs not centred (%u)", bad_range);
+
+	/* keccak_x4 = four scalar permutations */
+	{
+		uint64_t st[100], want[100];
+		unsigned i, r, bad = 0;
+
+		for (r = 0; r < 20; r ++) {
+			for (i = 0; i < 100; i ++) {
+				st[i] = r == 0 ? 0 : tu_rand64(&rs);
+			}
+			memcpy(want, st, sizeof st);
+			for (i = 0; i < 4; i ++) {
+				fa_keccak_f1600(want + 25 * i);
+			}
+			mk->keccak_x4(st);
+			bad += memcmp(st, want, sizeof st) != 0;
+		}
+		CHECK(bad == 0, "%s keccak_x4 differs (%u)", mk->name, bad);
+	}
+
+	/* four-way samplers = one-way reference samplers */
+	{
+		static int16_t got[4][N], want[N];
+		int16_t *out[4] = { got[0], got[1], got[2], got[3] };
+		uint8_t rho[32], ji[4][2], nonce[4];
+		unsigned eta[4], r, n, t, bad = 0;
+
+		for (r = 0; r < 12; r ++) {
+			for (t = 0; t < 32; t ++) {
+				rho[t] = (uint8_t)tu_rand64(&rs);
+			}
+			n = 1 + r % 4;
+			for (t = 0; t < 4; t ++) {
+				ji[t][0] = (uint8_t)(r + t);
+				ji[t][1] = (uint8_t)(3 - t);
+				nonce[t] = (uint8_t)(5 * r + t);
+				eta[t] = (r + t) % 2 ? 3 : 2;
+			}
+			fa_mlkem_sample_ntt_x4(out, rho, ji, n, mk);
+			for (t = 0; t < n; t ++) {
+				fa_mlkem_sample_ntt(want, rho, ji[t][0], ji[t][1]);
+				bad += memcmp(want, got[t], sizeof want) != 0;
+			}
+			fa_mlkem_sample_cbd_x4(out, rho, nonce, eta, n, mk);
+			for (t = 0; t < n; t ++) {
+				fa_mlkem_sample_cbd(want, rho, nonce[t], eta[t]);
+				bad += memcmp(want, got[t], sizeof want) != 0;
+			}
+		}
+		CHECK(bad == 0, "%s four-way samplers differ (%u)", mk->name, bad);
+	}
+}
+
+static void
+test_scheme(const fa_backend *be)
+{
+	static const unsigned levels[3] = { 512, 768, 1024 };
+	static uint8_t tmp[FA_KEM_TMPSIZE_MAX];
+	static uint8_t ek1[FA_KEM_EK_MAXSIZE], dk1[FA_KEM_DK_MAXSIZE];
+	static uint8_t ek2[FA_KEM_EK_MAXSIZE], dk2[FA_KEM_DK_MAXSIZE];
+	static uint8_t ct1[FA_KEM_CT_MAXSIZE], ct2[FA_KEM_CT_MAXSIZE];
+	const fa_backend *portable = fa_backend_find("portable");
+	uint8_t seed[64], m[32], ss1[32], ss2[32];
+	unsigned li, r, bad = 0;
+
+	for (li = 0; li < 3; li ++) {
+		unsigned lv = levels[li];
+
+		for (r = 0; r < 4; r ++) {
+			unsigned i;
+
+			for (i = 0; i < 64; i ++) {
+				seed[i] = (uint8_t)tu_rand64(&rs);
+			}
+			memcpy(m, seed + 16, 32);
+			fa_kem_keygen_derand(portable, lv, ek1, sizeof ek1, dk1,
+				sizeof dk1, seed, seed + 32, tmp, sizeof tmp);
+			fa_kem_keygen_derand(be, lv, ek2, sizeof ek2, dk2,
+				sizeof dk2, seed, seed + 32, tmp, sizeof tmp);
+			bad += memcmp(ek1, ek2, FA_KEM_EK_SIZE(lv)) != 0;
+			bad += memcmp(dk1, dk2, FA_KEM_DK_SIZE(lv)) != 0;
+			fa_kem_encaps_derand(portable, lv, ct1, sizeof ct1, ss1,
+				ek1, FA_KEM_EK_SIZE(lv), m, tmp, sizeof tmp);
+			fa_kem_encaps_derand(be, lv, ct2, sizeof ct2, ss2, ek1,
+				FA_KEM_EK_SIZE(lv), m, tmp, sizeof tmp);
+			bad += memcmp(ct1, ct2, FA_KEM_CT_SIZE(lv)) != 0;
+			bad += memcmp(ss1, ss2, 32) != 0;
+			ct1[r * 7] ^= 0x10;   /* implicit rejection path too */
+			fa_kem_decaps(portable, lv, ss1, ct1, FA_KEM_CT_SIZE(lv),
+				dk1, FA_KEM_DK_SIZE(lv), tmp, sizeof tmp);
+			fa_kem_decaps(be, lv, ss2, ct1, FA_KEM_CT_SIZE(lv),
+				dk1, FA_KEM_DK_SIZE(lv), tmp, sizeof tmp);
+			bad += memcmp(ss1, ss2, 32) != 0;
+		}
+	}
+	CHECK(bad == 0, "backend %s: ML-KEM bytes differ from portable (%u)",
+		fa_backend_name(be), bad);
+}
+
+int
+main(void)
+{
+	size_t i, tested = 0;
+
+	for (i = 0; i < fa_backend_count(); i ++) {
+		const fa_backend *be = fa_backend_at(i);
+
+		if (!fa_backend_available(be)) {
+			printf("backend %s: not available here, skipped\n",
+				fa_backend_name(be));
+			continue;
+		}
+		if (be->simulated) {
+			/* simulated hardware: no ML-KEM kernels (portable ones) */
+			continue;
+		}
+		printf("backend %s: ML-KEM kernels %s\n", fa_backend_name(be),
+			fa_mlkem_kernels_for(be)->name);
+		test_kernels(fa_mlkem_kernels_for(be));
+		test_scheme(be);
+		tested ++;
+	}
+	CHECK(tested >= 1, "no backend tested");
+	return tu_finish("test_mlkem_backends");
+}
