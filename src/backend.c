@@ -1,6 +1,9 @@
 /*
- * backend.c -- the registry of kernel tables ("backends") and the portable
- * backend, which fills every slot and is the reference for the others.
+ * backend.c -- the registry of kernel tables ("backends"), among them the
+ * portable backend, which fills no slot: the dispatchers of the kernel
+ * seam (src/inner.h) run the portable kernels for every slot a backend
+ * leaves NULL or declines, so "portable" is the reference and always
+ * complete.
  *
  * Optional backends are compiled in by their CMake parts, which define
  * FA_HAVE_BACKEND_<NAME> for this library. Selection: fa_backend_find(name),
@@ -20,34 +23,11 @@ static int always_available(void)
 	return 1;
 }
 
+/* Every slot NULL: the dispatchers (inner.h) run the portable kernels. */
 const struct fa_kernels fa_backend_portable = {
 	.name = "portable",
 	.available = always_available,
 	.simulated = 0,
-	.fft = fa_fft_portable,
-	.ifft = fa_ifft_portable,
-	.poly_add = fa_poly_add_portable,
-	.poly_sub = fa_poly_sub_portable,
-	.poly_neg = fa_poly_neg_portable,
-	.poly_adj_fft = fa_poly_adj_fft_portable,
-	.poly_mul_fft = fa_poly_mul_fft_portable,
-	.poly_muladj_fft = fa_poly_muladj_fft_portable,
-	.poly_mulselfadj_fft = fa_poly_mulselfadj_fft_portable,
-	.poly_mulconst = fa_poly_mulconst_portable,
-	.poly_div_fft = fa_poly_div_fft_portable,
-	.poly_invnorm2_fft = fa_poly_invnorm2_fft_portable,
-	.poly_mul_autoadj_fft = fa_poly_mul_autoadj_fft_portable,
-	.poly_div_autoadj_fft = fa_poly_div_autoadj_fft_portable,
-	.poly_LDL_fft = fa_poly_LDL_fft_portable,
-	.poly_LDLmv_fft = fa_poly_LDLmv_fft_portable,
-	.poly_split_fft = fa_poly_split_fft_portable,
-	.poly_merge_fft = fa_poly_merge_fft_portable,
-	.mq_ntt = fa_mq_ntt_portable,
-	.mq_intt = fa_mq_intt_portable,
-	.mq_poly_mul_ntt = fa_mq_poly_mul_ntt_portable,
-	.samplerz = fa_samplerz_portable,
-	.samplerz_pair = fa_samplerz_pair_portable,
-	.prng_refill = fa_prng_refill_portable,
 };
 
 #ifdef FA_HAVE_BACKEND_AVX2

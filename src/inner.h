@@ -94,9 +94,8 @@ void fa_keccak_f1600(uint64_t *st);
    64-bit value (the same bytes as fa_shake256_extract(sc, b, 8)). */
 uint64_t fa_shake256_extract_u64(fa_shake256_ctx *sc);
 /* The seeding half of fa_prng_init: the caller then fills the buffer
-   with a prng_refill kernel (any backend: they are all equal). */
+   with the prng_refill slot (any backend: they are all equal). */
 void fa_prng_seed(fa_prng *p, fa_shake256_ctx *src);
-void fa_prng_refill_portable(fa_prng *p);
 
 typedef struct fa_sampler_ctx {
 	fa_prng p;
@@ -105,10 +104,119 @@ typedef struct fa_sampler_ctx {
 } fa_sampler_ctx;
 
 /* ------------------------------------------------------------------ */
-/* The kernel seam. A backend is a table of these; the portable backend
-   fills every slot, other backends start from a copy of it. All FFT-domain
-   polynomials have n = 2^logn fpr (n/2 complex values, see top). "a" is
-   both input and output unless said otherwise; a and b never alias. */
+/*
+ * The kernel seam.
+ *
+ * A backend is a struct fa_kernels: a name, an availability check and one
+ * function pointer per kernel ("slot"). The portable kernels
+ * fa_<slot>_portable (fft.c, ntt.c, sampler.c, prng.c) are the reference:
+ * they implement every slot and sit in no table. A backend fills only the
+ * slots it accelerates and leaves the others NULL (designated
+ * initialisers). The library never calls a slot itself: it calls the
+ * dispatcher fa_k_<slot>(k, ...), generated below from one definition,
+ * which runs k's kernel when the slot is set and the portable kernel when
+ * the slot is NULL or the kernel returned FA_KERNEL_FALLBACK.
+ *
+ * Contract of a backend kernel (tests/test_backends.c checks it for every
+ * backend, slot and logn 0..10):
+ *  - Result: FA_KERNEL_DONE once it has computed the slot's result, or
+ *    FA_KERNEL_FALLBACK having written nothing (outputs, in-place inputs
+ *    and sampler state untouched), for any size or condition it does not
+ *    handle: a degree too small for its vectors, a device that is absent or
+ *    reports an error. The portable kernel then runs on the same inputs.
+ *  - Bit-exact with portable: the same output bits for every input within
+ *    the ranges below (the FFT-domain kernels reproduce the portable
+ *    sequence of binary64 operations, no fused multiply-add); the sampler
+ *    slots return the same values and consume the same PRNG bytes (same
+ *    p->ptr and buffer contents after the call).
+ *  - Sizes: logn in [0, 10], n = 2^logn (signing and verifying use 1..10;
+ *    the NTRU solver of degree-2 keys reaches logn 0). An FFT-domain
+ *    polynomial is n fpr (n/2 complex values, layout at top); an
+ *    NTT-domain one n uint16_t.
+ *  - Values: mq slots take and return values in [0, q-1]; fpr slots take
+ *    finite values (divisors of the div slots and invnorm2's sum without
+ *    zeros) and may produce whatever portable produces.
+ *  - Alignment: only the element type's (8 bytes for fpr, 2 for uint16_t);
+ *    kernels use unaligned vector loads and stores.
+ *  - Aliasing: distinct pointer arguments do not overlap, except where a
+ *    slot's comment allows it.
+ *  - Threads: a kernel may run in several threads at once on distinct
+ *    buffers and distinct sampler contexts; a backend that shares one
+ *    device (rtl) serialises its device calls itself.
+ *
+ * Adding a slot: (1) one X(slot, (parameters), (argument names)) line in
+ * FA_KERNEL_SLOTS below, with a comment stating what it computes;
+ * (2) the portable kernel "void fa_<slot>_portable(parameters)" in the
+ * core library (its prototype is generated here); (3) a case in
+ * tests/test_backends.c (the slot against portable on zero,
+ * single-coefficient and random inputs, logn 0..10). Backends that do not
+ * accelerate it need no change. Callers use fa_k_<slot>(k, arguments);
+ * a backend kernel has the same parameters and returns FA_KERNEL_DONE or
+ * FA_KERNEL_FALLBACK.
+ */
+
+#define FA_KERNEL_DONE      0
+#define FA_KERNEL_FALLBACK  1
+
+/*
+ * X(slot, (parameters), (arguments)). "a" is both input and output
+ * unless said otherwise.
+ */
+#define FA_KERNEL_SLOTS(X) \
+	/* FFT / inverse FFT in place (layout and sequence: fft.c). */ \
+	X(fft, (fpr *f, unsigned logn), (f, logn)) \
+	X(ifft, (fpr *f, unsigned logn), (f, logn)) \
+	/* a += b; a -= b; a = -a; a = adj(a) (FFT form). */ \
+	X(poly_add, (fpr *a, const fpr *b, unsigned logn), (a, b, logn)) \
+	X(poly_sub, (fpr *a, const fpr *b, unsigned logn), (a, b, logn)) \
+	X(poly_neg, (fpr *a, unsigned logn), (a, logn)) \
+	X(poly_adj_fft, (fpr *a, unsigned logn), (a, logn)) \
+	/* a *= b; a *= adj(b); a *= adj(a); a *= x; a /= b. */ \
+	X(poly_mul_fft, (fpr *a, const fpr *b, unsigned logn), (a, b, logn)) \
+	X(poly_muladj_fft, (fpr *a, const fpr *b, unsigned logn), \
+		(a, b, logn)) \
+	X(poly_mulselfadj_fft, (fpr *a, unsigned logn), (a, logn)) \
+	X(poly_mulconst, (fpr *a, fpr x, unsigned logn), (a, x, logn)) \
+	X(poly_div_fft, (fpr *a, const fpr *b, unsigned logn), (a, b, logn)) \
+	/* d = 1/(|a|^2 + |b|^2): n/2 real values written to d[0..n/2). */ \
+	X(poly_invnorm2_fft, (fpr *d, const fpr *a, const fpr *b, \
+		unsigned logn), (d, a, b, logn)) \
+	/* a *= b, a /= b for a self-adjoint b (its n/2 real parts b[0..n/2)). */ \
+	X(poly_mul_autoadj_fft, (fpr *a, const fpr *b, unsigned logn), \
+		(a, b, logn)) \
+	X(poly_div_autoadj_fft, (fpr *a, const fpr *b, unsigned logn), \
+		(a, b, logn)) \
+	/* LDL of the self-adjoint [[g00, g01], [adj(g01), g11]]: with \
+	   mu = g01/g00, g01 <- adj(mu) (= l10), g11 <- g11 - mu*adj(g01) \
+	   (= d11); g00 unchanged. */ \
+	X(poly_LDL_fft, (const fpr *g00, fpr *g01, fpr *g11, unsigned logn), \
+		(g00, g01, g11, logn)) \
+	/* The same into d11, l10 (inputs kept); d11 may alias g11 and l10 \
+	   may alias g01. */ \
+	X(poly_LDLmv_fft, (fpr *d11, fpr *l10, const fpr *g00, \
+		const fpr *g01, const fpr *g11, unsigned logn), \
+		(d11, l10, g00, g01, g11, logn)) \
+	/* f(x) = f0(x^2) + x*f1(x^2) in FFT form; f0, f1: n/2 fpr each. */ \
+	X(poly_split_fft, (fpr *f0, fpr *f1, const fpr *f, unsigned logn), \
+		(f0, f1, f, logn)) \
+	X(poly_merge_fft, (fpr *f, const fpr *f0, const fpr *f1, \
+		unsigned logn), (f, f0, f1, logn)) \
+	/* NTT / inverse NTT mod q in place (representation at top); \
+	   a *= b pointwise, both in NTT form. */ \
+	X(mq_ntt, (uint16_t *a, unsigned logn), (a, logn)) \
+	X(mq_intt, (uint16_t *a, unsigned logn), (a, logn)) \
+	X(mq_poly_mul_ntt, (uint16_t *a, const uint16_t *b, unsigned logn), \
+		(a, b, logn)) \
+	/* SamplerZ: *z ~ D_{Z, mu, 1/isigma}. */ \
+	X(samplerz, (fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma), \
+		(ctx, z, mu, isigma)) \
+	/* Two SamplerZ with the same sigma: z[0] for mu0, then z[1] for mu1, \
+	   the same values and bytes consumed as two samplerz calls (the \
+	   leaves of ffSampling come in such pairs). */ \
+	X(samplerz_pair, (fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1, \
+		fpr isigma), (ctx, z, mu0, mu1, isigma)) \
+	/* Refill the ChaCha20 buffer (p->buf, p->state counter, p->ptr = 0). */ \
+	X(prng_refill, (fa_prng *p), (p))
 
 struct fa_kernels {
 	const char *name;
@@ -117,92 +225,30 @@ struct fa_kernels {
 	/* 1 for backends that model hardware in simulation (slow): never
 	   picked by fa_backend_default() unless named. */
 	int simulated;
-
-	void (*fft)(fpr *f, unsigned logn);
-	void (*ifft)(fpr *f, unsigned logn);
-	void (*poly_add)(fpr *a, const fpr *b, unsigned logn);        /* a += b */
-	void (*poly_sub)(fpr *a, const fpr *b, unsigned logn);        /* a -= b */
-	void (*poly_neg)(fpr *a, unsigned logn);                      /* a = -a */
-	void (*poly_adj_fft)(fpr *a, unsigned logn);                  /* a = adj(a) */
-	void (*poly_mul_fft)(fpr *a, const fpr *b, unsigned logn);    /* a *= b */
-	void (*poly_muladj_fft)(fpr *a, const fpr *b, unsigned logn); /* a *= adj(b) */
-	void (*poly_mulselfadj_fft)(fpr *a, unsigned logn);           /* a *= adj(a) */
-	void (*poly_mulconst)(fpr *a, fpr x, unsigned logn);          /* a *= x */
-	void (*poly_div_fft)(fpr *a, const fpr *b, unsigned logn);    /* a /= b */
-	/* d = 1/(|a|^2 + |b|^2), n/2 real values written to d[0..n/2). */
-	void (*poly_invnorm2_fft)(fpr *d, const fpr *a, const fpr *b,
-		unsigned logn);
-	/* a *= b for b self-adjoint (b's real parts only, b[0..n/2)). */
-	void (*poly_mul_autoadj_fft)(fpr *a, const fpr *b, unsigned logn);
-	/* a /= b for b self-adjoint (b's real parts only). */
-	void (*poly_div_autoadj_fft)(fpr *a, const fpr *b, unsigned logn);
-	/*
-	 * LDL decomposition of the self-adjoint 2x2 matrix [[g00, g01],
-	 * [adj(g01), g11]]: with mu = g01/g00, writes g01 <- adj(mu) (= l10)
-	 * and g11 <- g11 - mu*adj(g01) (= d11); g00 unchanged.
-	 */
-	void (*poly_LDL_fft)(const fpr *g00, fpr *g01, fpr *g11, unsigned logn);
-	/* Same, results to d11 and l10 (inputs kept). d11/l10 may alias
-	   g11/g01 respectively. */
-	void (*poly_LDLmv_fft)(fpr *d11, fpr *l10, const fpr *g00,
-		const fpr *g01, const fpr *g11, unsigned logn);
-	/* f(x) = f0(x^2) + x*f1(x^2), FFT form; f0, f1 have n/2 fpr each. */
-	void (*poly_split_fft)(fpr *f0, fpr *f1, const fpr *f, unsigned logn);
-	void (*poly_merge_fft)(fpr *f, const fpr *f0, const fpr *f1,
-		unsigned logn);
-
-	/* NTT mod q (representation at top), in place. */
-	void (*mq_ntt)(uint16_t *a, unsigned logn);
-	void (*mq_intt)(uint16_t *a, unsigned logn);
-	/* a = a * b pointwise (both in NTT form). */
-	void (*mq_poly_mul_ntt)(uint16_t *a, const uint16_t *b, unsigned logn);
-
-	/* SamplerZ: integer z ~ D_{Z, mu, 1/isigma}. */
-	int (*samplerz)(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
-	/* Two SamplerZ calls with the same sigma: z[0] for mu0, then z[1]
-	   for mu1; the same results and the same randomness consumed as
-	   z[0] = samplerz(mu0); z[1] = samplerz(mu1) (the leaves of
-	   ffSampling come in such pairs). */
-	void (*samplerz_pair)(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
-		fpr isigma);
-	void (*prng_refill)(fa_prng *p);
+#define FA_KERNEL_FIELD(slot, params, args)  int (*slot) params;
+	FA_KERNEL_SLOTS(FA_KERNEL_FIELD)
+#undef FA_KERNEL_FIELD
 };
 
-/* The portable backend (always available; the reference). */
-extern const struct fa_kernels fa_backend_portable;
+/* The portable kernels: void fa_<slot>_portable(parameters). */
+#define FA_KERNEL_PORTABLE(slot, params, args)  void fa_##slot##_portable params;
+FA_KERNEL_SLOTS(FA_KERNEL_PORTABLE)
+#undef FA_KERNEL_PORTABLE
 
-/* Portable kernel implementations (fft.c, ntt.c, sampler.c), exported so
-   that other backends can call them for sizes they do not handle. */
-void fa_fft_portable(fpr *f, unsigned logn);
-void fa_ifft_portable(fpr *f, unsigned logn);
-void fa_poly_add_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_sub_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_neg_portable(fpr *a, unsigned logn);
-void fa_poly_adj_fft_portable(fpr *a, unsigned logn);
-void fa_poly_mul_fft_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_muladj_fft_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_mulselfadj_fft_portable(fpr *a, unsigned logn);
-void fa_poly_mulconst_portable(fpr *a, fpr x, unsigned logn);
-void fa_poly_div_fft_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_invnorm2_fft_portable(fpr *d, const fpr *a, const fpr *b,
-	unsigned logn);
-void fa_poly_mul_autoadj_fft_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_div_autoadj_fft_portable(fpr *a, const fpr *b, unsigned logn);
-void fa_poly_LDL_fft_portable(const fpr *g00, fpr *g01, fpr *g11,
-	unsigned logn);
-void fa_poly_LDLmv_fft_portable(fpr *d11, fpr *l10, const fpr *g00,
-	const fpr *g01, const fpr *g11, unsigned logn);
-void fa_poly_split_fft_portable(fpr *f0, fpr *f1, const fpr *f,
-	unsigned logn);
-void fa_poly_merge_fft_portable(fpr *f, const fpr *f0, const fpr *f1,
-	unsigned logn);
-void fa_mq_ntt_portable(uint16_t *a, unsigned logn);
-void fa_mq_intt_portable(uint16_t *a, unsigned logn);
-void fa_mq_poly_mul_ntt_portable(uint16_t *a, const uint16_t *b,
-	unsigned logn);
-int fa_samplerz_portable(fa_sampler_ctx *ctx, fpr mu, fpr isigma);
-void fa_samplerz_pair_portable(fa_sampler_ctx *ctx, int *z, fpr mu0,
-	fpr mu1, fpr isigma);
+/* The dispatcher, one per slot: fa_k_<slot>(k, arguments). */
+#define FA_KERNEL_WITH_K(...)  (const struct fa_kernels *k, __VA_ARGS__)
+#define FA_KERNEL_DISPATCH(slot, params, args) \
+	static inline void fa_k_##slot FA_KERNEL_WITH_K params \
+	{ \
+		if (k->slot == NULL || k->slot args != FA_KERNEL_DONE) { \
+			fa_##slot##_portable args; \
+		} \
+	}
+FA_KERNEL_SLOTS(FA_KERNEL_DISPATCH)
+#undef FA_KERNEL_DISPATCH
+
+/* The portable backend: every slot NULL (always available). */
+extern const struct fa_kernels fa_backend_portable;
 
 /* Resolve NULL to the default backend. */
 const struct fa_kernels *fa_kernels_resolve(const fa_backend *be);

@@ -126,17 +126,17 @@ static int gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
 		rf[u] = fpr_of(f[u]);
 		rg[u] = fpr_of(g[u]);
 	}
-	k->fft(rf, logn);
-	k->fft(rg, logn);
-	k->poly_invnorm2_fft(rd, rf, rg, logn);
-	k->poly_adj_fft(rf, logn);
-	k->poly_adj_fft(rg, logn);
-	k->poly_mulconst(rf, FPR_Q, logn);
-	k->poly_mulconst(rg, FPR_Q, logn);
-	k->poly_mul_autoadj_fft(rf, rd, logn);
-	k->poly_mul_autoadj_fft(rg, rd, logn);
-	k->ifft(rf, logn);
-	k->ifft(rg, logn);
+	fa_k_fft(k, rf, logn);
+	fa_k_fft(k, rg, logn);
+	fa_k_poly_invnorm2_fft(k, rd, rf, rg, logn);
+	fa_k_poly_adj_fft(k, rf, logn);
+	fa_k_poly_adj_fft(k, rg, logn);
+	fa_k_poly_mulconst(k, rf, FPR_Q, logn);
+	fa_k_poly_mulconst(k, rg, FPR_Q, logn);
+	fa_k_poly_mul_autoadj_fft(k, rf, rd, logn);
+	fa_k_poly_mul_autoadj_fft(k, rg, rd, logn);
+	fa_k_ifft(k, rf, logn);
+	fa_k_ifft(k, rg, logn);
 	for (u = 0; u < n; u ++) {
 		acc = fpr_add(acc, fpr_sqr(rf[u]));
 		acc = fpr_add(acc, fpr_sqr(rg[u]));

@@ -1473,11 +1473,11 @@ static int ref_reduce(ntru_ctx *c, unsigned d, uint32_t *Ft, uint32_t *tmp,
 	scale_fg = 31 * (int)(slen - rlen);
 	minbl_fg = BL_AVG[d] - 6 * BL_STD[d];
 	maxbl_fg = BL_AVG[d] + 6 * BL_STD[d];
-	k->fft(rf, logm);
-	k->fft(rg, logm);
-	k->poly_invnorm2_fft(rinv, rf, rg, logm);
-	k->poly_adj_fft(rf, logm);
-	k->poly_adj_fft(rg, logm);
+	fa_k_fft(k, rf, logm);
+	fa_k_fft(k, rg, logm);
+	fa_k_poly_invnorm2_fft(k, rinv, rf, rg, logm);
+	fa_k_poly_adj_fft(k, rf, logm);
+	fa_k_poly_adj_fft(k, rg, logm);
 
 	/* For the NTT product: f, g mod the primes, NTT, Montgomery form. */
 	for (j = 0; j < nk; j ++) {
@@ -1516,13 +1516,13 @@ static int ref_reduce(ntru_ctx *c, unsigned d, uint32_t *Ft, uint32_t *tmp,
 		scale_FG = 31 * (int)(FGlen - rlen);
 		ref_big_to_fpr(rF, Ft + FGlen - rlen, rlen, llen, m);
 		ref_big_to_fpr(rG, Gt + FGlen - rlen, rlen, llen, m);
-		k->fft(rF, logm);
-		k->fft(rG, logm);
-		k->poly_mul_fft(rF, rf, logm);
-		k->poly_mul_fft(rG, rg, logm);
-		k->poly_add(rG, rF, logm);
-		k->poly_mul_autoadj_fft(rG, rinv, logm);
-		k->ifft(rG, logm);
+		fa_k_fft(k, rF, logm);
+		fa_k_fft(k, rG, logm);
+		fa_k_poly_mul_fft(k, rF, rf, logm);
+		fa_k_poly_mul_fft(k, rG, rg, logm);
+		fa_k_poly_add(k, rG, rF, logm);
+		fa_k_poly_mul_autoadj_fft(k, rG, rinv, logm);
+		fa_k_ifft(k, rG, logm);
 
 		/* rG is the quotient scaled by 2^(scale_fg - scale_FG); k is
 		   the quotient scaled by 2^(-scale_k), within +-(2^31 - 1). */
@@ -1642,19 +1642,19 @@ static int ref_depth1(ntru_ctx *c, const uint32_t *Ft, uint32_t *F1w,
 	ref_big_to_fpr(rt2, Ft + m * llen, llen, llen, m);
 	ref_big_to_fpr(rt3, ft, slen, slen, m);
 	ref_big_to_fpr(rt4, gt, slen, slen, m);
-	k->fft(rt1, logm);
-	k->fft(rt2, logm);
-	k->fft(rt3, logm);
-	k->fft(rt4, logm);
+	fa_k_fft(k, rt1, logm);
+	fa_k_fft(k, rt2, logm);
+	fa_k_fft(k, rt3, logm);
+	fa_k_fft(k, rt4, logm);
 	/* rt5 = F adj f + G adj g, rt6 = 1/(f adj f + g adj g). */
 	memcpy(rt5, rt1, m * sizeof *rt5);
-	k->poly_muladj_fft(rt5, rt3, logm);
+	fa_k_poly_muladj_fft(k, rt5, rt3, logm);
 	memcpy(rt7, rt2, m * sizeof *rt7);
-	k->poly_muladj_fft(rt7, rt4, logm);
-	k->poly_add(rt5, rt7, logm);
-	k->poly_invnorm2_fft(rt6, rt3, rt4, logm);
-	k->poly_mul_autoadj_fft(rt5, rt6, logm);
-	k->ifft(rt5, logm);
+	fa_k_poly_muladj_fft(k, rt7, rt4, logm);
+	fa_k_poly_add(k, rt5, rt7, logm);
+	fa_k_poly_invnorm2_fft(k, rt6, rt3, rt4, logm);
+	fa_k_poly_mul_autoadj_fft(k, rt5, rt6, logm);
+	fa_k_ifft(k, rt5, logm);
 	/* k = round(quotient), then (F, G) -= k (f, g) in FFT form. */
 	lim = fpr_scaled(1, 63);
 	for (u = 0; u < m; u ++) {
@@ -1665,13 +1665,13 @@ static int ref_depth1(ntru_ctx *c, const uint32_t *Ft, uint32_t *F1w,
 		}
 		rt5[u] = fpr_of(fpr_rint(z));
 	}
-	k->fft(rt5, logm);
-	k->poly_mul_fft(rt3, rt5, logm);
-	k->poly_mul_fft(rt4, rt5, logm);
-	k->poly_sub(rt1, rt3, logm);
-	k->poly_sub(rt2, rt4, logm);
-	k->ifft(rt1, logm);
-	k->ifft(rt2, logm);
+	fa_k_fft(k, rt5, logm);
+	fa_k_poly_mul_fft(k, rt3, rt5, logm);
+	fa_k_poly_mul_fft(k, rt4, rt5, logm);
+	fa_k_poly_sub(k, rt1, rt3, logm);
+	fa_k_poly_sub(k, rt2, rt4, logm);
+	fa_k_ifft(k, rt1, logm);
+	fa_k_ifft(k, rt2, logm);
 	for (u = 0; u < m; u ++) {
 		F1w[u] = (uint32_t)fpr_rint(rt1[u]);
 		F1w[m + u] = (uint32_t)fpr_rint(rt2[u]);
@@ -1759,10 +1759,10 @@ static int ref_depth0(ntru_ctx *c, const uint32_t *F1w, const int8_t *f,
 		rt2[u] = fpr_of(mp_norm(t2[u], p));
 		rt3[u] = fpr_of(mp_norm(t1[u], p));
 	}
-	k->fft(rt2, logn);
-	k->fft(rt3, logn);
-	k->poly_div_autoadj_fft(rt3, rt2, logn);
-	k->ifft(rt3, logn);
+	fa_k_fft(k, rt2, logn);
+	fa_k_fft(k, rt3, logn);
+	fa_k_poly_div_autoadj_fft(k, rt3, rt2, logn);
+	fa_k_ifft(k, rt3, logn);
 	for (u = 0; u < n; u ++) {
 		/* (int32_t) of the rounded value, then mod p (modp_set). */
 		uint32_t w = (uint32_t)fpr_rint(rt3[u]);

@@ -280,12 +280,12 @@ fa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g,
 
 	small_to_mq(ft, f, n);
 	small_to_mq(h, g, n);
-	k->mq_ntt(ft, logn);
-	k->mq_ntt(h, logn);
+	fa_k_mq_ntt(k, ft, logn);
+	fa_k_mq_ntt(k, h, logn);
 	if (!mq_div_ntt(h, ft, n)) {
 		return 0;
 	}
-	k->mq_intt(h, logn);
+	fa_k_mq_intt(k, h, logn);
 	return 1;
 }
 
@@ -303,13 +303,13 @@ fa_complete_private(int8_t *G, const int8_t *f, const int8_t *g,
 
 	small_to_mq(t1, g, n);
 	small_to_mq(t2, F, n);
-	k->mq_ntt(t1, logn);
-	k->mq_ntt(t2, logn);
-	k->mq_poly_mul_ntt(t1, t2, logn);
+	fa_k_mq_ntt(k, t1, logn);
+	fa_k_mq_ntt(k, t2, logn);
+	fa_k_mq_poly_mul_ntt(k, t1, t2, logn);
 	small_to_mq(t2, f, n);
-	k->mq_ntt(t2, logn);
+	fa_k_mq_ntt(k, t2, logn);
 	ok = mq_div_ntt(t1, t2, n);
-	k->mq_intt(t1, logn);
+	fa_k_mq_intt(k, t1, logn);
 
 	/* Centre into [-6144, 6144] and check the range [-127, 127]. */
 	bad = 0;
@@ -325,7 +325,7 @@ fa_complete_private(int8_t *G, const int8_t *f, const int8_t *g,
 void
 fa_to_ntt(uint16_t *h, unsigned logn, const struct fa_kernels *k)
 {
-	k->mq_ntt(h, logn);
+	fa_k_mq_ntt(k, h, logn);
 }
 
 int
@@ -341,9 +341,9 @@ fa_verify_raw(const uint16_t *c0, const int16_t *s2,
 	for (u = 0; u < n; u ++) {
 		t[u] = (uint16_t)mq_from_signed(s2[u]);
 	}
-	k->mq_ntt(t, logn);
-	k->mq_poly_mul_ntt(t, h_ntt, logn);
-	k->mq_intt(t, logn);
+	fa_k_mq_ntt(k, t, logn);
+	fa_k_mq_poly_mul_ntt(k, t, h_ntt, logn);
+	fa_k_mq_intt(k, t, logn);
 
 	/*
 	 * s1 = c0 - s2*h, centred in [-6144, 6144]; ||s1||^2 with

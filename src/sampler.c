@@ -13,7 +13,7 @@
 
 static inline void prng_need(fa_sampler_ctx *sc)
 {
-	sc->k->prng_refill(&sc->p);
+	fa_k_prng_refill(sc->k, &sc->p);
 }
 
 /* 64 random bits, little-endian from the buffer. As the reference, the
@@ -127,7 +127,7 @@ static int ber_exp(fa_sampler_ctx *sc, fpr x, fpr ccs)
 	return (int)(w >> 31);
 }
 
-int fa_samplerz_portable(fa_sampler_ctx *sc, fpr mu, fpr isigma)
+static int samplerz(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 {
 	int s = (int)fpr_floor(mu);
 	fpr r = fpr_sub(mu, fpr_of(s));            /* r in [0, 1) */
@@ -149,9 +149,14 @@ int fa_samplerz_portable(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 	}
 }
 
+void fa_samplerz_portable(fa_sampler_ctx *sc, int *z, fpr mu, fpr isigma)
+{
+	*z = samplerz(sc, mu, isigma);
+}
+
 void fa_samplerz_pair_portable(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	fpr isigma)
 {
-	z[0] = fa_samplerz_portable(sc, mu0, isigma);
-	z[1] = fa_samplerz_portable(sc, mu1, isigma);
+	z[0] = samplerz(sc, mu0, isigma);
+	z[1] = samplerz(sc, mu1, isigma);
 }

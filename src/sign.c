@@ -35,12 +35,12 @@ static void basis_fft(fpr *b00, fpr *b01, fpr *b10, fpr *b11,
 	small_to_fpr(b01, f, logn);
 	small_to_fpr(b10, G, logn);
 	small_to_fpr(b11, F, logn);
-	k->fft(b00, logn);
-	k->fft(b01, logn);
-	k->fft(b10, logn);
-	k->fft(b11, logn);
-	k->poly_neg(b01, logn);
-	k->poly_neg(b11, logn);
+	fa_k_fft(k, b00, logn);
+	fa_k_fft(k, b01, logn);
+	fa_k_fft(k, b10, logn);
+	fa_k_fft(k, b11, logn);
+	fa_k_poly_neg(k, b01, logn);
+	fa_k_poly_neg(k, b11, logn);
 }
 
 /* Gram matrix of the basis; t is n fpr of scratch.
@@ -53,22 +53,22 @@ static void gram_fft(fpr *g00, fpr *g01, fpr *g11, const fpr *b00,
 	size_t n = MKN(logn);
 
 	memcpy(g00, b00, n * sizeof *b00);
-	k->poly_mulselfadj_fft(g00, logn);
+	fa_k_poly_mulselfadj_fft(k, g00, logn);
 	memcpy(t, b01, n * sizeof *b01);
-	k->poly_mulselfadj_fft(t, logn);
-	k->poly_add(g00, t, logn);
+	fa_k_poly_mulselfadj_fft(k, t, logn);
+	fa_k_poly_add(k, g00, t, logn);
 
 	memcpy(g01, b00, n * sizeof *b00);
-	k->poly_muladj_fft(g01, b10, logn);
+	fa_k_poly_muladj_fft(k, g01, b10, logn);
 	memcpy(t, b01, n * sizeof *b01);
-	k->poly_muladj_fft(t, b11, logn);
-	k->poly_add(g01, t, logn);
+	fa_k_poly_muladj_fft(k, t, b11, logn);
+	fa_k_poly_add(k, g01, t, logn);
 
 	memcpy(g11, b10, n * sizeof *b10);
-	k->poly_mulselfadj_fft(g11, logn);
+	fa_k_poly_mulselfadj_fft(k, g11, logn);
 	memcpy(t, b11, n * sizeof *b11);
-	k->poly_mulselfadj_fft(t, logn);
-	k->poly_add(g11, t, logn);
+	fa_k_poly_mulselfadj_fft(k, t, logn);
+	fa_k_poly_add(k, g11, t, logn);
 }
 
 /* Target: t0 = hm*b11/q, t1 = -hm*b01/q (FFT form). */
@@ -81,12 +81,12 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm,
 	for (u = 0; u < n; u ++) {
 		t0[u] = fpr_of(hm[u]);
 	}
-	k->fft(t0, logn);
+	fa_k_fft(k, t0, logn);
 	memcpy(t1, t0, n * sizeof *t0);
-	k->poly_mul_fft(t1, b01, logn);
-	k->poly_mulconst(t1, fpr_neg(FPR_INV_Q), logn);
-	k->poly_mul_fft(t0, b11, logn);
-	k->poly_mulconst(t0, FPR_INV_Q, logn);
+	fa_k_poly_mul_fft(k, t1, b01, logn);
+	fa_k_poly_mulconst(k, t1, fpr_neg(FPR_INV_Q), logn);
+	fa_k_poly_mul_fft(k, t0, b11, logn);
+	fa_k_poly_mulconst(k, t0, FPR_INV_Q, logn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -104,9 +104,9 @@ static void ldl_tree_inner(fpr *tree, fpr *g0, fpr *g1, unsigned logn,
 		return;
 	}
 	/* d11 -> tmp, l10 -> tree; d00 = g0. */
-	k->poly_LDLmv_fft(tmp, tree, g0, g1, g0, logn);
-	k->poly_split_fft(g1, g1 + hn, g0, logn);   /* split(d00) */
-	k->poly_split_fft(g0, g0 + hn, tmp, logn);  /* split(d11) */
+	fa_k_poly_LDLmv_fft(k, tmp, tree, g0, g1, g0, logn);
+	fa_k_poly_split_fft(k, g1, g1 + hn, g0, logn);   /* split(d00) */
+	fa_k_poly_split_fft(k, g0, g0 + hn, tmp, logn);  /* split(d11) */
 	ldl_tree_inner(tree + n, g1, g1 + hn, logn - 1, tmp, k);
 	ldl_tree_inner(tree + n + TREESIZE(logn - 1), g0, g0 + hn,
 		logn - 1, tmp, k);
@@ -120,9 +120,9 @@ static void ldl_tree(fpr *tree, const fpr *g00, const fpr *g01,
 	fpr *d00 = tmp, *d11 = tmp + n, *t = tmp + 2 * n;
 
 	memcpy(d00, g00, n * sizeof *g00);
-	k->poly_LDLmv_fft(d11, tree, g00, g01, g11, logn);
-	k->poly_split_fft(t, t + hn, d00, logn);
-	k->poly_split_fft(d00, d00 + hn, d11, logn);
+	fa_k_poly_LDLmv_fft(k, d11, tree, g00, g01, g11, logn);
+	fa_k_poly_split_fft(k, t, t + hn, d00, logn);
+	fa_k_poly_split_fft(k, d00, d00 + hn, d11, logn);
 	memcpy(d11, t, n * sizeof *t);
 	/* now d11 holds split(d00) (left child), d00 holds split(d11) */
 	ldl_tree_inner(tree + n, d11, d11 + hn, logn - 1, t, k);
@@ -168,7 +168,7 @@ static inline void samp_pair(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 {
 	int z[2];
 
-	sc->k->samplerz_pair(sc, z, mu0, mu1, isigma);
+	fa_k_samplerz_pair(sc->k, sc, z, mu0, mu1, isigma);
 	*z0 = fpr_of(z[0]);
 	*z1 = fpr_of(z[1]);
 }
@@ -281,20 +281,20 @@ static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	tree1 = tree0 + TREESIZE(logn - 1);
 
 	/* z1 from t1 with the right subtree */
-	k->poly_split_fft(z1, z1 + hn, t1, logn);
+	fa_k_poly_split_fft(k, z1, z1 + hn, t1, logn);
 	ffsamp_tree(sc, tmp, tmp + hn, tree1, z1, z1 + hn, logn - 1, tmp + n);
-	k->poly_merge_fft(z1, tmp, tmp + hn, logn);
+	fa_k_poly_merge_fft(k, z1, tmp, tmp + hn, logn);
 
 	/* t0' = t0 + (t1 - z1) * l10 */
 	memcpy(tmp, t1, n * sizeof *t1);
-	k->poly_sub(tmp, z1, logn);
-	k->poly_mul_fft(tmp, tree, logn);
-	k->poly_add(tmp, t0, logn);
+	fa_k_poly_sub(k, tmp, z1, logn);
+	fa_k_poly_mul_fft(k, tmp, tree, logn);
+	fa_k_poly_add(k, tmp, t0, logn);
 
 	/* z0 from t0' with the left subtree */
-	k->poly_split_fft(z0, z0 + hn, tmp, logn);
+	fa_k_poly_split_fft(k, z0, z0 + hn, tmp, logn);
 	ffsamp_tree(sc, tmp, tmp + hn, tree0, z0, z0 + hn, logn - 1, tmp + n);
-	k->poly_merge_fft(z0, tmp, tmp + hn, logn);
+	fa_k_poly_merge_fft(k, z0, tmp, tmp + hn, logn);
 }
 
 /*
@@ -318,15 +318,15 @@ static void ffsamp_dyn(fa_sampler_ctx *sc, fpr *t0, fpr *t1, fpr *g00,
 	}
 
 	/* g01 <- l10, g11 <- d11; d00 = g00. */
-	k->poly_LDL_fft(g00, g01, g11, logn);
+	fa_k_poly_LDL_fft(k, g00, g01, g11, logn);
 
 	/* Children Gram matrices: split(d00) -> g00, split(d11) -> g11; the
 	   l10 node is moved to tmp. Layout: g00 = [d00_0 | d00_1],
 	   g11 = [d11_0 | d11_1]; child (g0, g1, g0) needs g0 twice, so
 	   g01 receives [d00_0 | d11_0] copies. */
-	k->poly_split_fft(tmp, tmp + hn, g00, logn);
+	fa_k_poly_split_fft(k, tmp, tmp + hn, g00, logn);
 	memcpy(g00, tmp, n * sizeof *tmp);
-	k->poly_split_fft(tmp, tmp + hn, g11, logn);
+	fa_k_poly_split_fft(k, tmp, tmp + hn, g11, logn);
 	memcpy(g11, tmp, n * sizeof *tmp);
 	memcpy(tmp, g01, n * sizeof *g01);       /* l10 */
 	memcpy(g01, g00, hn * sizeof *g00);
@@ -334,25 +334,25 @@ static void ffsamp_dyn(fa_sampler_ctx *sc, fpr *t0, fpr *t1, fpr *g00,
 
 	/* z1 from t1 (right child: d11). */
 	z = tmp + n;
-	k->poly_split_fft(z, z + hn, t1, logn);
+	fa_k_poly_split_fft(k, z, z + hn, t1, logn);
 	ffsamp_dyn(sc, z, z + hn, g11, g11 + hn, g01 + hn, orig_logn,
 		logn - 1, z + n);
 	w = tmp + 2 * n;
-	k->poly_merge_fft(w, z, z + hn, logn);     /* w = z1 */
+	fa_k_poly_merge_fft(k, w, z, z + hn, logn);     /* w = z1 */
 
 	/* t0' = t0 + (t1 - z1) * l10; t1 <- z1 */
 	memcpy(z, t1, n * sizeof *t1);
-	k->poly_sub(z, w, logn);
+	fa_k_poly_sub(k, z, w, logn);
 	memcpy(t1, w, n * sizeof *w);
-	k->poly_mul_fft(tmp, z, logn);
-	k->poly_add(t0, tmp, logn);
+	fa_k_poly_mul_fft(k, tmp, z, logn);
+	fa_k_poly_add(k, t0, tmp, logn);
 
 	/* z0 from t0' (left child: d00). */
 	z = tmp;
-	k->poly_split_fft(z, z + hn, t0, logn);
+	fa_k_poly_split_fft(k, z, z + hn, t0, logn);
 	ffsamp_dyn(sc, z, z + hn, g00, g00 + hn, g01, orig_logn, logn - 1,
 		z + n);
-	k->poly_merge_fft(t0, z, z + hn, logn);
+	fa_k_poly_merge_fft(k, t0, z, z + hn, logn);
 }
 
 /*
@@ -372,16 +372,16 @@ static int finish_sig(int16_t *s2, fpr *z0, fpr *z1, const fpr *b00,
 	/* v0 = z0*b00 + z1*b10, v1 = z0*b01 + z1*b11 */
 	memcpy(tx, z0, n * sizeof *z0);
 	memcpy(ty, z1, n * sizeof *z1);
-	k->poly_mul_fft(tx, b00, logn);
-	k->poly_mul_fft(ty, b10, logn);
-	k->poly_add(tx, ty, logn);
+	fa_k_poly_mul_fft(k, tx, b00, logn);
+	fa_k_poly_mul_fft(k, ty, b10, logn);
+	fa_k_poly_add(k, tx, ty, logn);
 	memcpy(ty, z0, n * sizeof *z0);
-	k->poly_mul_fft(ty, b01, logn);
+	fa_k_poly_mul_fft(k, ty, b01, logn);
 	memcpy(z0, tx, n * sizeof *tx);
-	k->poly_mul_fft(z1, b11, logn);
-	k->poly_add(z1, ty, logn);
-	k->ifft(z0, logn);
-	k->ifft(z1, logn);
+	fa_k_poly_mul_fft(k, z1, b11, logn);
+	fa_k_poly_add(k, z1, ty, logn);
+	fa_k_ifft(k, z0, logn);
+	fa_k_ifft(k, z1, logn);
 
 	/* ||s1||^2, saturating at 2^32-1 (constant time). */
 	for (u = 0; u < n; u ++) {
@@ -410,7 +410,7 @@ static void sampler_init(fa_sampler_ctx *sc, fa_shake256_ctx *rng,
 	sc->k = k;
 	sc->sigma_min = fpr_from_bits(fa_sigma_min[logn]);
 	fa_prng_seed(&sc->p, rng);
-	k->prng_refill(&sc->p);
+	fa_k_prng_refill(k, &sc->p);
 }
 
 /* One attempt with the expanded key. tmp: 8n fpr. */

@@ -52,7 +52,9 @@ static void test_fpr_ops(const struct fa_kernels *r)
 		c = b[0];
 #define ONE(call_r, call_p, name) do { \
 		memcpy(x, a, n * sizeof(fpr)); memcpy(y, a, n * sizeof(fpr)); \
-		call_r; call_p; \
+		CHECK(call_r == FA_KERNEL_DONE, "%s logn=%u ran on the device", \
+			name, logn); \
+		call_p; \
 		CHECK(same(x, y, n), "%s logn=%u", name, logn); \
 	} while (0)
 		ONE(r->fft(x, logn), fa_fft_portable(y, logn), "fft");
@@ -86,11 +88,15 @@ static void test_mq_ops(const struct fa_kernels *r)
 			b[i] = (uint16_t)(tu_rand64(&seed) % FA_Q);
 		}
 		memcpy(x, a, sizeof a); memcpy(y, a, sizeof a);
-		r->mq_ntt(x, logn); fa_mq_ntt_portable(y, logn);
+		CHECK(r->mq_ntt(x, logn) == FA_KERNEL_DONE, "ntt device logn=%u", logn);
+		fa_mq_ntt_portable(y, logn);
 		CHECK(memcmp(x, y, n * 2) == 0, "ntt logn=%u", logn);
-		r->mq_poly_mul_ntt(x, b, logn); fa_mq_poly_mul_ntt_portable(y, b, logn);
+		CHECK(r->mq_poly_mul_ntt(x, b, logn) == FA_KERNEL_DONE,
+			"ntt mul device logn=%u", logn);
+		fa_mq_poly_mul_ntt_portable(y, b, logn);
 		CHECK(memcmp(x, y, n * 2) == 0, "ntt mul logn=%u", logn);
-		r->mq_intt(x, logn); fa_mq_intt_portable(y, logn);
+		CHECK(r->mq_intt(x, logn) == FA_KERNEL_DONE, "intt device logn=%u", logn);
+		fa_mq_intt_portable(y, logn);
 		CHECK(memcmp(x, y, n * 2) == 0, "intt logn=%u", logn);
 	}
 }
@@ -138,16 +144,16 @@ static void *concurrent_worker(void *arg)
 			x[i] = y[i] = fpr_scaled(w, -23);
 			u[i] = v[i] = (uint16_t)(tu_rand64(&job->seed) % FA_Q);
 		}
-		fa_backend_rtl.fft(x, 9);
+		job->ok &= fa_backend_rtl.fft(x, 9) == FA_KERNEL_DONE;
 		fa_fft_portable(y, 9);
 		job->ok &= same(x, y, 512);
-		fa_backend_rtl.ifft(x, 9);
+		job->ok &= fa_backend_rtl.ifft(x, 9) == FA_KERNEL_DONE;
 		fa_ifft_portable(y, 9);
 		job->ok &= same(x, y, 512);
-		fa_backend_rtl.mq_ntt(u, 9);
+		job->ok &= fa_backend_rtl.mq_ntt(u, 9) == FA_KERNEL_DONE;
 		fa_mq_ntt_portable(v, 9);
 		job->ok &= memcmp(u, v, sizeof u) == 0;
-		fa_backend_rtl.mq_intt(u, 9);
+		job->ok &= fa_backend_rtl.mq_intt(u, 9) == FA_KERNEL_DONE;
 		fa_mq_intt_portable(v, 9);
 		job->ok &= memcmp(u, v, sizeof u) == 0;
 	}

@@ -1,10 +1,17 @@
 /*
- * test_backends.c -- differential test of the kernel seam: every
- * registered and available backend against the portable one, bit-exact,
- * for every slot and every logn 1..10, on zero, single-coefficient and
- * random inputs (mlkem-native style). The portable backend is also run
- * against itself through the table so the harness is exercised even when
- * no accelerator is compiled in.
+ * test_backends.c -- the kernel seam's contract (src/inner.h), for every
+ * registered and available backend and for a test backend that declines
+ * every call:
+ *  - through the dispatcher fa_k_<slot>, each slot gives bit for bit the
+ *    portable kernel's result, for logn 0..10, on zero, single-coefficient
+ *    and random inputs (the sampler slots: the same values and the same
+ *    PRNG bytes consumed over long sequences);
+ *  - called directly, a backend's kernel either returns FA_KERNEL_DONE
+ *    with the portable result, or FA_KERNEL_FALLBACK having written
+ *    nothing (every buffer, or the sampler state, unchanged);
+ *  - NULL slots (the portable backend has only those) and declined calls
+ *    fall back to portable: the declining backend gives portable's results
+ *    and each of its slots was really asked.
  */
 #include "inner.h"
 #include "test_util.h"
@@ -12,6 +19,126 @@
 #define NMAX 1024
 
 static uint64_t seed = 0xC0FFEE;
+
+/* ------------------------------------------------------------------ */
+/* A backend that declines everything, generated from the slot list. */
+
+#define DECLINE_COUNTER(slot, params, args)  static unsigned long declined_##slot;
+FA_KERNEL_SLOTS(DECLINE_COUNTER)
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define DECLINE_KERNEL(slot, params, args) \
+	static int decline_##slot params \
+	{ \
+		declined_##slot ++; \
+		return FA_KERNEL_FALLBACK; \
+	}
+FA_KERNEL_SLOTS(DECLINE_KERNEL)
+#pragma GCC diagnostic pop
+
+static int always(void)
+{
+	return 1;
+}
+
+#define DECLINE_ENTRY(slot, params, args)  .slot = decline_##slot,
+static const struct fa_kernels decline_all = {
+	.name = "decline-all",
+	.available = always,
+	.simulated = 0,
+	FA_KERNEL_SLOTS(DECLINE_ENTRY)
+};
+
+/* ------------------------------------------------------------------ */
+/* One slot call in one of three ways. */
+
+enum { M_PORTABLE, M_DISPATCH, M_RAW };
+#define ABSENT (-1)
+
+/* Portable kernel, dispatcher, or the backend's own kernel (ABSENT when
+   the slot is NULL). */
+#define CALL(slot, ...) \
+	(mode == M_PORTABLE \
+		? (fa_##slot##_portable(__VA_ARGS__), FA_KERNEL_DONE) \
+	: mode == M_DISPATCH \
+		? (fa_k_##slot(be, __VA_ARGS__), FA_KERNEL_DONE) \
+	: be->slot == NULL ? ABSENT : be->slot(__VA_ARGS__))
+
+/* Buffers of the FFT-domain slots: a in/out; b, c inputs (c without
+   zeros: divisors, g00); d, e outputs. */
+typedef struct {
+	fpr a[NMAX], b[NMAX], c[NMAX], d[NMAX], e[NMAX];
+	fpr x;
+} fp_state;
+
+enum {
+	FP_FFT, FP_IFFT, FP_ADD, FP_SUB, FP_NEG, FP_ADJ, FP_MUL, FP_MULADJ,
+	FP_MULSELFADJ, FP_MULCONST, FP_DIV, FP_INVNORM2, FP_MUL_AUTOADJ,
+	FP_DIV_AUTOADJ, FP_LDL, FP_LDLMV, FP_LDLMV_ALIASED, FP_SPLIT, FP_MERGE,
+	FP_COUNT
+};
+
+static const char *const fp_names[FP_COUNT] = {
+	"fft", "ifft", "poly_add", "poly_sub", "poly_neg", "poly_adj_fft",
+	"poly_mul_fft", "poly_muladj_fft", "poly_mulselfadj_fft",
+	"poly_mulconst", "poly_div_fft", "poly_invnorm2_fft",
+	"poly_mul_autoadj_fft", "poly_div_autoadj_fft", "poly_LDL_fft",
+	"poly_LDLmv_fft", "poly_LDLmv_fft (d11 = g11, l10 = g01)",
+	"poly_split_fft", "poly_merge_fft"
+};
+
+static int fp_call(int id, int mode, const struct fa_kernels *be,
+	fp_state *s, unsigned logn)
+{
+	size_t hn = MKN(logn) >> 1;
+
+	switch (id) {
+	case FP_FFT:        return CALL(fft, s->a, logn);
+	case FP_IFFT:       return CALL(ifft, s->a, logn);
+	case FP_ADD:        return CALL(poly_add, s->a, s->b, logn);
+	case FP_SUB:        return CALL(poly_sub, s->a, s->b, logn);
+	case FP_NEG:        return CALL(poly_neg, s->a, logn);
+	case FP_ADJ:        return CALL(poly_adj_fft, s->a, logn);
+	case FP_MUL:        return CALL(poly_mul_fft, s->a, s->b, logn);
+	case FP_MULADJ:     return CALL(poly_muladj_fft, s->a, s->b, logn);
+	case FP_MULSELFADJ: return CALL(poly_mulselfadj_fft, s->a, logn);
+	case FP_MULCONST:   return CALL(poly_mulconst, s->a, s->x, logn);
+	case FP_DIV:        return CALL(poly_div_fft, s->a, s->c, logn);
+	case FP_INVNORM2:   return CALL(poly_invnorm2_fft, s->d, s->c, s->a, logn);
+	case FP_MUL_AUTOADJ: return CALL(poly_mul_autoadj_fft, s->a, s->b, logn);
+	case FP_DIV_AUTOADJ: return CALL(poly_div_autoadj_fft, s->a, s->c, logn);
+	case FP_LDL:        return CALL(poly_LDL_fft, s->c, s->b, s->a, logn);
+	case FP_LDLMV:
+		return CALL(poly_LDLmv_fft, s->d, s->e, s->c, s->b, s->a, logn);
+	case FP_LDLMV_ALIASED:
+		return CALL(poly_LDLmv_fft, s->a, s->b, s->c, s->b, s->a, logn);
+	case FP_SPLIT:      return CALL(poly_split_fft, s->d, s->d + hn, s->a, logn);
+	default:            return CALL(poly_merge_fft, s->e, s->a, s->a + hn, logn);
+	}
+}
+
+typedef struct {
+	uint16_t a[NMAX], b[NMAX];
+} mq_state;
+
+enum { MQ_NTT, MQ_INTT, MQ_MUL, MQ_COUNT };
+static const char *const mq_names[MQ_COUNT] = {
+	"mq_ntt", "mq_intt", "mq_poly_mul_ntt"
+};
+
+static int mq_call(int id, int mode, const struct fa_kernels *be,
+	mq_state *s, unsigned logn)
+{
+	switch (id) {
+	case MQ_NTT:  return CALL(mq_ntt, s->a, logn);
+	case MQ_INTT: return CALL(mq_intt, s->a, logn);
+	default:      return CALL(mq_poly_mul_ntt, s->a, s->b, logn);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Inputs. */
 
 /* Random binary64 of magnitude about 2^-20 .. 2^20, either sign. */
 static fpr rand_fpr(void)
@@ -23,197 +150,238 @@ static fpr rand_fpr(void)
 }
 
 enum { IN_ZERO, IN_ONE, IN_RANDOM, IN_KINDS };
+static const char *const kind_names[IN_KINDS] = { "zero", "one", "random" };
 
-static void fill(fpr *a, size_t n, int kind, size_t pos)
+/* kind IN_ONE: one random coefficient at pos, the others zero. */
+static void fill(fpr *a, int kind, size_t pos)
 {
 	size_t u;
 
-	for (u = 0; u < n; u ++) {
+	for (u = 0; u < NMAX; u ++) {
 		a[u] = kind == IN_RANDOM ? rand_fpr() : FPR_ZERO;
 	}
 	if (kind == IN_ONE) {
-		a[pos % n] = rand_fpr();
+		a[pos] = rand_fpr();
 	}
 }
 
-static void fill_nonzero(fpr *a, size_t n)
+static void fp_inputs(fp_state *s, unsigned logn, int kind)
 {
-	size_t u;
+	size_t n = MKN(logn);
 
-	for (u = 0; u < n; u ++) {
-		a[u] = rand_fpr();
-	}
+	memset(s, 0, sizeof *s);
+	fill(s->a, kind, (size_t)logn * 7 % n);
+	fill(s->b, kind == IN_ZERO ? IN_RANDOM : kind, 5 % n);
+	fill(s->c, IN_RANDOM, 0);
+	fill(s->d, IN_RANDOM, 0);   /* outputs: prior contents must not matter */
+	fill(s->e, IN_RANDOM, 0);
+	s->x = rand_fpr();
 }
 
-static int same(const fpr *a, const fpr *b, size_t n)
+static void mq_inputs(mq_state *s, unsigned logn, int kind)
 {
-	size_t u;
-
-	for (u = 0; u < n; u ++) {
-		if (fpr_bits(a[u]) != fpr_bits(b[u])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static void test_fp_slots(const struct fa_kernels *be, unsigned logn, int kind)
-{
-	const struct fa_kernels *pt = &fa_backend_portable;
-	static fpr a1[NMAX], a2[NMAX], b[NMAX], c[NMAX], d1[NMAX], d2[NMAX];
-	static fpr e1[NMAX], e2[NMAX];
-	size_t n = MKN(logn), hn = n >> 1;
-	fpr x = rand_fpr();
-	const char *nm = be->name;
-
-#define UNARY(slot) do { \
-		fill(a1, n, kind, (size_t)logn * 7); memcpy(a2, a1, n * sizeof *a1); \
-		pt->slot(a1, logn); be->slot(a2, logn); \
-		CHECK(same(a1, a2, n), "%s " #slot " logn=%u kind=%d", nm, logn, kind); \
-	} while (0)
-#define BINARY(slot) do { \
-		fill(a1, n, kind, (size_t)logn * 3); memcpy(a2, a1, n * sizeof *a1); \
-		fill(b, n, kind == IN_ZERO ? IN_RANDOM : kind, 5); \
-		pt->slot(a1, b, logn); be->slot(a2, b, logn); \
-		CHECK(same(a1, a2, n), "%s " #slot " logn=%u kind=%d", nm, logn, kind); \
-	} while (0)
-
-	UNARY(fft);
-	UNARY(ifft);
-	UNARY(poly_neg);
-	UNARY(poly_adj_fft);
-	UNARY(poly_mulselfadj_fft);
-	BINARY(poly_add);
-	BINARY(poly_sub);
-	BINARY(poly_mul_fft);
-	BINARY(poly_muladj_fft);
-	BINARY(poly_mul_autoadj_fft);
-
-	fill(a1, n, kind, 1);
-	memcpy(a2, a1, n * sizeof *a1);
-	pt->poly_mulconst(a1, x, logn);
-	be->poly_mulconst(a2, x, logn);
-	CHECK(same(a1, a2, n), "%s mulconst logn=%u", nm, logn);
-
-	/* division slots: divisor without zeros */
-	fill(a1, n, kind, 2);
-	memcpy(a2, a1, n * sizeof *a1);
-	fill_nonzero(b, n);
-	pt->poly_div_fft(a1, b, logn);
-	be->poly_div_fft(a2, b, logn);
-	CHECK(same(a1, a2, n), "%s div_fft logn=%u", nm, logn);
-	memcpy(a2, a1, n * sizeof *a1);
-	pt->poly_div_autoadj_fft(a1, b, logn);
-	be->poly_div_autoadj_fft(a2, b, logn);
-	CHECK(same(a1, a2, n), "%s div_autoadj logn=%u", nm, logn);
-
-	fill_nonzero(a1, n);
-	fill(b, n, kind, 4);
-	pt->poly_invnorm2_fft(d1, a1, b, logn);
-	be->poly_invnorm2_fft(d2, a1, b, logn);
-	CHECK(same(d1, d2, hn ? hn : 1), "%s invnorm2 logn=%u", nm, logn);
-
-	/* LDL: g00 positive real, g01 any, g11 any */
-	fill_nonzero(c, n);
-	fill(b, n, kind, 6);
-	fill(a1, n, IN_RANDOM, 0);
-	memcpy(a2, a1, n * sizeof *a1);
-	memcpy(e1, b, n * sizeof *b);
-	memcpy(e2, b, n * sizeof *b);
-	pt->poly_LDL_fft(c, e1, a1, logn);
-	be->poly_LDL_fft(c, e2, a2, logn);
-	CHECK(same(a1, a2, n) && same(e1, e2, n), "%s LDL logn=%u", nm, logn);
-	fill(a1, n, IN_RANDOM, 0);
-	pt->poly_LDLmv_fft(d1, e1, c, b, a1, logn);
-	be->poly_LDLmv_fft(d2, e2, c, b, a1, logn);
-	CHECK(same(d1, d2, n) && same(e1, e2, n), "%s LDLmv logn=%u", nm, logn);
-
-	/* split / merge */
-	fill(a1, n, kind, 9);
-	pt->poly_split_fft(d1, d1 + hn, a1, logn);
-	be->poly_split_fft(d2, d2 + hn, a1, logn);
-	CHECK(same(d1, d2, n), "%s split logn=%u", nm, logn);
-	pt->poly_merge_fft(e1, d1, d1 + hn, logn);
-	be->poly_merge_fft(e2, d1, d1 + hn, logn);
-	CHECK(same(e1, e2, n), "%s merge logn=%u", nm, logn);
-#undef UNARY
-#undef BINARY
-}
-
-static void test_mq_slots(const struct fa_kernels *be, unsigned logn, int kind)
-{
-	const struct fa_kernels *pt = &fa_backend_portable;
-	static uint16_t a1[NMAX], a2[NMAX], b[NMAX];
 	size_t u, n = MKN(logn);
 
+	memset(s, 0, sizeof *s);
 	for (u = 0; u < n; u ++) {
-		a1[u] = kind == IN_RANDOM ? (uint16_t)(tu_rand64(&seed) % FA_Q) : 0;
-		b[u] = (uint16_t)(tu_rand64(&seed) % FA_Q);
+		s->a[u] = kind == IN_RANDOM
+			? (uint16_t)(tu_rand64(&seed) % FA_Q) : 0;
+		s->b[u] = (uint16_t)(tu_rand64(&seed) % FA_Q);
 	}
 	if (kind == IN_ONE) {
-		a1[logn % n] = (uint16_t)(1 + tu_rand64(&seed) % (FA_Q - 1));
+		s->a[logn % n] = (uint16_t)(1 + tu_rand64(&seed) % (FA_Q - 1));
 	}
-	memcpy(a2, a1, n * sizeof *a1);
-	pt->mq_ntt(a1, logn);
-	be->mq_ntt(a2, logn);
-	CHECK(memcmp(a1, a2, n * sizeof *a1) == 0, "%s mq_ntt logn=%u", be->name, logn);
-	pt->mq_poly_mul_ntt(a1, b, logn);
-	be->mq_poly_mul_ntt(a2, b, logn);
-	CHECK(memcmp(a1, a2, n * sizeof *a1) == 0, "%s mq_mul logn=%u", be->name, logn);
-	pt->mq_intt(a1, logn);
-	be->mq_intt(a2, logn);
-	CHECK(memcmp(a1, a2, n * sizeof *a1) == 0, "%s mq_intt logn=%u", be->name, logn);
+}
+
+/* ------------------------------------------------------------------ */
+/* The differential check of one slot: s0 holds the inputs. Buffers are
+   compared whole (bits, every array), so a kernel writing where it should
+   not is caught too. */
+
+#define CHECK_SLOT(state_t, call, names) do { \
+		static state_t s1, s2, s3; \
+		int r; \
+		memcpy(&s1, s0, sizeof s1); \
+		memcpy(&s2, s0, sizeof s2); \
+		memcpy(&s3, s0, sizeof s3); \
+		call(id, M_PORTABLE, be, &s1, logn); \
+		call(id, M_DISPATCH, be, &s2, logn); \
+		CHECK(memcmp(&s1, &s2, sizeof s1) == 0, \
+			"%s %s logn=%u %s: dispatcher != portable", \
+			be->name, names[id], logn, kind_names[kind]); \
+		r = call(id, M_RAW, be, &s3, logn); \
+		if (r == FA_KERNEL_FALLBACK) { \
+			(*declines) ++; \
+			CHECK(memcmp(&s3, s0, sizeof s3) == 0, \
+				"%s %s logn=%u %s: declined but wrote", \
+				be->name, names[id], logn, kind_names[kind]); \
+		} else if (r != ABSENT) { \
+			CHECK(r == FA_KERNEL_DONE, "%s %s: status %d", \
+				be->name, names[id], r); \
+			CHECK(memcmp(&s1, &s3, sizeof s1) == 0, \
+				"%s %s logn=%u %s: kernel != portable", \
+				be->name, names[id], logn, kind_names[kind]); \
+		} \
+	} while (0)
+
+static void check_fp(const struct fa_kernels *be, int id, unsigned logn,
+	int kind, const fp_state *s0, unsigned long *declines)
+{
+	CHECK_SLOT(fp_state, fp_call, fp_names);
+}
+
+static void check_mq(const struct fa_kernels *be, int id, unsigned logn,
+	int kind, const mq_state *s0, unsigned long *declines)
+{
+	CHECK_SLOT(mq_state, mq_call, mq_names);
+}
+
+static void test_vector_slots(const struct fa_kernels *be)
+{
+	static fp_state fs;
+	static mq_state ms;
+	unsigned logn;
+	int kind, id;
+	unsigned long declines = 0;
+
+	for (logn = 0; logn <= 10; logn ++) {
+		for (kind = 0; kind < IN_KINDS; kind ++) {
+			for (id = 0; id < FP_COUNT; id ++) {
+				fp_inputs(&fs, logn, kind);
+				check_fp(be, id, logn, kind, &fs, &declines);
+			}
+			for (id = 0; id < MQ_COUNT; id ++) {
+				mq_inputs(&ms, logn, kind);
+				if (id == MQ_INTT) {
+					fa_mq_ntt_portable(ms.a, logn);
+				}
+				check_mq(be, id, logn, kind, &ms, &declines);
+			}
+		}
+	}
+	printf("backend %s: %lu vector-slot calls declined\n", be->name,
+		declines);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sampler slots: long sequences on one PRNG stream, portable (s1) against
+   the dispatcher (s2); before each dispatched call the backend's own
+   kernel runs on a copy (s3) of s2 (kept in s0) to check the decline
+   contract. */
+
+typedef struct {
+	const struct fa_kernels *be;
+	fa_sampler_ctx s0, s1, s2, s3;   /* s0: s2 before the call */
+	int ok, ok_raw;
+	unsigned long declines;
+} sampler_run;
+
+static void raw_status(sampler_run *sr, int r, int same_as_dispatch)
+{
+	if (r == FA_KERNEL_FALLBACK) {
+		sr->declines ++;
+		sr->ok_raw &= memcmp(&sr->s3, &sr->s0, sizeof sr->s3) == 0;
+	} else if (r != ABSENT) {
+		sr->ok_raw &= r == FA_KERNEL_DONE && same_as_dispatch;
+	}
+}
+
+static void one_samplerz(sampler_run *sr, fpr mu, fpr is)
+{
+	const struct fa_kernels *be = sr->be;
+	int mode = M_RAW, z1, z2, z3 = 0, r;
+
+	memcpy(&sr->s0, &sr->s2, sizeof sr->s0);
+	memcpy(&sr->s3, &sr->s2, sizeof sr->s3);
+	r = CALL(samplerz, &sr->s3, &z3, mu, is);
+	fa_samplerz_portable(&sr->s1, &z1, mu, is);
+	fa_k_samplerz(be, &sr->s2, &z2, mu, is);
+	sr->ok &= z1 == z2 && sr->s1.p.ptr == sr->s2.p.ptr;
+	raw_status(sr, r, z3 == z2
+		&& memcmp(&sr->s3.p, &sr->s2.p, sizeof sr->s3.p) == 0);
+}
+
+static void one_pair(sampler_run *sr, fpr mu0, fpr mu1, fpr is)
+{
+	const struct fa_kernels *be = sr->be;
+	int mode = M_RAW, za[2], zb[2], zc[2] = { 0, 0 }, r;
+
+	memcpy(&sr->s0, &sr->s2, sizeof sr->s0);
+	memcpy(&sr->s3, &sr->s2, sizeof sr->s3);
+	r = CALL(samplerz_pair, &sr->s3, zc, mu0, mu1, is);
+	fa_samplerz_portable(&sr->s1, &za[0], mu0, is);
+	fa_samplerz_portable(&sr->s1, &za[1], mu1, is);
+	fa_k_samplerz_pair(be, &sr->s2, zb, mu0, mu1, is);
+	sr->ok &= za[0] == zb[0] && za[1] == zb[1]
+		&& sr->s1.p.ptr == sr->s2.p.ptr;
+	raw_status(sr, r, zc[0] == zb[0] && zc[1] == zb[1]
+		&& memcmp(&sr->s3.p, &sr->s2.p, sizeof sr->s3.p) == 0);
+}
+
+static fpr rand_mu(int scale)
+{
+	return fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, scale);
+}
+
+/* isigma for sigma' in [1.3, 1.8] */
+static fpr rand_isigma(void)
+{
+	return fpr_inv(fpr_add(fpr_of(1), fpr_scaled(
+		(int64_t)(300 + tu_rand64(&seed) % 500), -10)));
 }
 
 static void test_sampler(const struct fa_kernels *be)
 {
-	fa_sampler_ctx s1, s2;
+	static sampler_run sr;
 	fa_shake256_ctx r1, r2;
-	int i, ok = 1, ok_prng;
+	int i, r, mode = M_RAW;
 
+	memset(&sr, 0, sizeof sr);
+	sr.be = be;
+	sr.ok = sr.ok_raw = 1;
 	fa_shake256_init_prng_from_seed(&r1, "sampler", 7);
 	fa_shake256_init_prng_from_seed(&r2, "sampler", 7);
-	s1.k = &fa_backend_portable;
-	s2.k = be;
-	s1.sigma_min = s2.sigma_min = fpr_from_bits(fa_sigma_min[9]);
-	fa_prng_init(&s1.p, &r1);
-	fa_prng_init(&s2.p, &r2);
+	sr.s1.k = &fa_backend_portable;
+	sr.s2.k = be;
+	sr.s1.sigma_min = sr.s2.sigma_min = fpr_from_bits(fa_sigma_min[9]);
+	fa_prng_init(&sr.s1.p, &r1);
+	fa_prng_init(&sr.s2.p, &r2);
 	for (i = 0; i < 20000; i ++) {
-		/* centres in [-200, 200], isigma for sigma' in [1.3, 1.8] */
-		fpr mu = fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -10);
-		fpr is = fpr_inv(fpr_add(fpr_of(1), fpr_scaled(
-			(int64_t)(300 + tu_rand64(&seed) % 500), -10)));
-		int z1 = fa_backend_portable.samplerz(&s1, mu, is);
-		int z2 = be->samplerz(&s2, mu, is);
-
-		ok &= z1 == z2 && s1.p.ptr == s2.p.ptr;
+		one_samplerz(&sr, rand_mu(-10), rand_isigma());
 	}
-	CHECK(ok, "%s samplerz sequence", be->name);
-	/* pairs (same sigma), against two portable calls; interleaved with
-	   single calls so that pairs start at every buffer position */
-	ok = 1;
+	CHECK(sr.ok, "%s samplerz sequence", be->name);
+	/* pairs, interleaved with single calls so that pairs start at every
+	   buffer position */
+	sr.ok = 1;
 	for (i = 0; i < 20000; i ++) {
-		fpr mu0 = fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -10);
-		fpr mu1 = fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -13);
-		fpr is = fpr_inv(fpr_add(fpr_of(1), fpr_scaled(
-			(int64_t)(300 + tu_rand64(&seed) % 500), -10)));
-		int za[2], zb[2];
+		fpr mu0 = rand_mu(-10), mu1 = rand_mu(-13), is = rand_isigma();
 
-		za[0] = fa_backend_portable.samplerz(&s1, mu0, is);
-		za[1] = fa_backend_portable.samplerz(&s1, mu1, is);
-		be->samplerz_pair(&s2, zb, mu0, mu1, is);
-		ok &= za[0] == zb[0] && za[1] == zb[1] && s1.p.ptr == s2.p.ptr;
+		one_pair(&sr, mu0, mu1, is);
 		if (i % 3 == 0) {
-			ok &= fa_backend_portable.samplerz(&s1, mu1, is)
-				== be->samplerz(&s2, mu1, is);
+			one_samplerz(&sr, mu1, is);
 		}
 	}
-	CHECK(ok, "%s samplerz_pair sequence", be->name);
-	be->prng_refill(&s2.p);
-	fa_backend_portable.prng_refill(&s1.p);
-	ok_prng = memcmp(s1.p.buf, s2.p.buf, sizeof s1.p.buf) == 0
-		&& memcmp(s1.p.state, s2.p.state, sizeof s1.p.state) == 0;
-	CHECK(ok_prng, "%s prng_refill", be->name);
+	CHECK(sr.ok, "%s samplerz_pair sequence", be->name);
+
+	memcpy(&sr.s0, &sr.s2, sizeof sr.s0);
+	memcpy(&sr.s3, &sr.s2, sizeof sr.s3);
+	r = CALL(prng_refill, &sr.s3.p);
+	fa_k_prng_refill(be, &sr.s2.p);
+	fa_prng_refill_portable(&sr.s1.p);
+	CHECK(memcmp(&sr.s1.p, &sr.s2.p, sizeof sr.s1.p) == 0,
+		"%s prng_refill", be->name);
+	raw_status(&sr, r, memcmp(&sr.s3.p, &sr.s2.p, sizeof sr.s3.p) == 0);
+	CHECK(sr.ok_raw, "%s sampler kernels: declined without writing, "
+		"or equal to portable", be->name);
+	printf("backend %s: %lu sampler-slot calls declined\n", be->name,
+		sr.declines);
+}
+
+static void test_backend(const struct fa_kernels *be)
+{
+	printf("backend %s\n", be->name);
+	test_vector_slots(be);
+	test_sampler(be);
 }
 
 int main(void)
@@ -223,24 +391,22 @@ int main(void)
 
 	for (i = 0; i < fa_backend_count(); i ++) {
 		const struct fa_kernels *be = fa_backend_at(i);
-		unsigned logn;
-		int kind;
 
 		if (!fa_backend_available(be)) {
 			printf("backend %s: not available here, skipped\n", be->name);
 			continue;
 		}
-		printf("backend %s\n", be->name);
+		test_backend(be);
 		tested ++;
-		for (logn = 1; logn <= 10; logn ++) {
-			for (kind = 0; kind < IN_KINDS; kind ++) {
-				test_fp_slots(be, logn, kind);
-				test_mq_slots(be, logn, kind);
-			}
-		}
-		test_sampler(be);
 	}
 	CHECK(tested >= 1, "at least the portable backend");
+
+	/* Every slot declined: portable's results, and every slot asked. */
+	test_backend(&decline_all);
+#define CHECK_ASKED(slot, params, args) \
+	CHECK(declined_##slot > 0, "decline-all: slot " #slot " never asked");
+	FA_KERNEL_SLOTS(CHECK_ASKED)
+
 	CHECK(fa_backend_find("portable") == &fa_backend_portable, "find portable");
 	CHECK(fa_backend_find("no-such-backend") == NULL, "unknown name");
 	CHECK(fa_backend_default() != NULL, "default");

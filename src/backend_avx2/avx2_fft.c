@@ -55,6 +55,29 @@ static inline v4 vneg(v4 x)
 	return _mm256_xor_pd(x, _mm256_set1_pd(-0.0));
 }
 
+/* Complex products on interleaved pairs: d = [re, im, ...] times
+   w = [c, s, ...] as addsub(d*[c c], swap(d)*[s s]) =
+   [d_re c - d_im s, d_im c + d_re s], the portable CMUL operations (the
+   imaginary sum in the other order, the same value). Four lanes (two
+   slots) and two lanes (one slot). */
+static inline v4 cmul_pairs(v4 d, v4 w)
+{
+	v4 c = _mm256_movedup_pd(w);            /* [c0 c0 c1 c1] */
+	v4 sn = _mm256_permute_pd(w, 0xF);      /* [s0 s0 s1 s1] */
+
+	return _mm256_addsub_pd(_mm256_mul_pd(d, c),
+		_mm256_mul_pd(_mm256_permute_pd(d, 0x5), sn));
+}
+
+static inline __m128d cmul_pair(__m128d d, __m128d w)
+{
+	__m128d c = _mm_movedup_pd(w);
+	__m128d sn = _mm_permute_pd(w, 0x3);
+
+	return _mm_addsub_pd(_mm_mul_pd(d, c),
+		_mm_mul_pd(_mm_permute_pd(d, 0x1), sn));
+}
+
 /* (dr, di) = (ar + i ai)(br + i bi): dr = ar*br - ai*bi,
    di = ar*bi + ai*br (the portable CMUL). */
 #define VCMUL(dr, di, ar, ai, br, bi) do { \
@@ -160,14 +183,13 @@ static void fft_level_ht1(fpr *f, size_t hn)
 	}
 }
 
-void fa_fft_avx2(fpr *f, unsigned logn)
+int fa_fft_avx2(fpr *f, unsigned logn)
 {
 	size_t hn, ht, m;
 	unsigned u;
 
 	if (logn < 4) {
-		fa_fft_portable(f, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	hn = MKN(logn) >> 1;
 	ht = hn;
@@ -181,6 +203,7 @@ void fa_fft_avx2(fpr *f, unsigned logn)
 			fft_level_ht1(f, hn);
 		}
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,14 +309,13 @@ static void ifft_level_ht1(fpr *f, size_t hn)
 	}
 }
 
-void fa_ifft_avx2(fpr *f, unsigned logn)
+int fa_ifft_avx2(fpr *f, unsigned logn)
 {
 	size_t hn, ht, m;
 	unsigned u;
 
 	if (logn < 4) {
-		fa_ifft_portable(f, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	hn = MKN(logn) >> 1;
 	for (u = logn - 1, m = hn, ht = 1; u >= 2; u --, m >>= 1, ht <<= 1) {
@@ -307,73 +329,80 @@ void fa_ifft_avx2(fpr *f, unsigned logn)
 	}
 	/* 2/n = 2^(1-logn), exact (logn >= 4 here). */
 	ifft_level_last_scaled(f, hn, _mm256_set1_pd(fpr_scaled(1, 1 - (int)logn)));
+	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
 /* Vector operations. n >= 8 (logn >= 3) for the vector paths, so that
    n/2 complex slots fill whole vectors. */
 
-void fa_poly_add_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_add_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
 		if (logn == 2) {
 			st(a, _mm256_add_pd(ld(a), ld(b)));
+		} else if (logn == 1) {
+			_mm_storeu_pd(a, _mm_add_pd(_mm_loadu_pd(a), _mm_loadu_pd(b)));
 		} else {
-			fa_poly_add_portable(a, b, logn);
+			return FA_KERNEL_FALLBACK;
 		}
-		return;
+		return FA_KERNEL_DONE;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_add_pd(ld(a + u), ld(b + u)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_sub_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_sub_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
 		if (logn == 2) {
 			st(a, _mm256_sub_pd(ld(a), ld(b)));
+		} else if (logn == 1) {
+			_mm_storeu_pd(a, _mm_sub_pd(_mm_loadu_pd(a), _mm_loadu_pd(b)));
 		} else {
-			fa_poly_sub_portable(a, b, logn);
+			return FA_KERNEL_FALLBACK;
 		}
-		return;
+		return FA_KERNEL_DONE;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_sub_pd(ld(a + u), ld(b + u)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_neg_avx2(fpr *a, unsigned logn)
+int fa_poly_neg_avx2(fpr *a, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
-		fa_poly_neg_portable(a, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < n; u += 4) {
 		st(a + u, vneg(ld(a + u)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_adj_fft_avx2(fpr *a, unsigned logn)
+int fa_poly_adj_fft_avx2(fpr *a, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 
 	if (logn < 3) {
-		fa_poly_adj_fft_portable(a, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = n >> 1; u < n; u += 4) {
 		st(a + u, vneg(ld(a + u)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
@@ -387,10 +416,14 @@ void fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 				_mm_mul_pd(ai, bi)));
 			_mm_storeu_pd(a + 2, _mm_add_pd(_mm_mul_pd(ar, bi),
 				_mm_mul_pd(ai, br)));
+		} else if (logn == 1) {
+			/* one slot [re, im] */
+			_mm_storeu_pd(a, cmul_pair(_mm_loadu_pd(a),
+				_mm_loadu_pd(b)));
 		} else {
-			fa_poly_mul_fft_portable(a, b, logn);
+			return FA_KERNEL_FALLBACK;
 		}
-		return;
+		return FA_KERNEL_DONE;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 dr, di;
@@ -399,16 +432,16 @@ void fa_poly_mul_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, dr);
 		st(a + u + hn, di);
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* a * conj(b): re = ar*br + ai*bi, im = ai*br - ar*bi. */
-void fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		fa_poly_muladj_fft_portable(a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -419,16 +452,16 @@ void fa_poly_muladj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u + hn, _mm256_sub_pd(_mm256_mul_pd(ai, br),
 			_mm256_mul_pd(ar, bi)));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* |a|^2: re = ar^2 + ai^2, im = +0. */
-void fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
+int fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		fa_poly_mulselfadj_fft_portable(a, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -437,32 +470,32 @@ void fa_poly_mulselfadj_fft_avx2(fpr *a, unsigned logn)
 			_mm256_mul_pd(ai, ai)));
 		st(a + u + hn, _mm256_setzero_pd());
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_mulconst_avx2(fpr *a, fpr x, unsigned logn)
+int fa_poly_mulconst_avx2(fpr *a, fpr x, unsigned logn)
 {
 	size_t u, n = MKN(logn);
 	v4 vx;
 
 	if (logn < 3) {
-		fa_poly_mulconst_portable(a, x, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	vx = _mm256_set1_pd(x);
 	for (u = 0; u < n; u += 4) {
 		st(a + u, _mm256_mul_pd(ld(a + u), vx));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* w = 1/(br^2 + bi^2); re = (ar*br + ai*bi)*w, im = (ai*br - ar*bi)*w. */
-void fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		fa_poly_div_fft_portable(a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -475,18 +508,18 @@ void fa_poly_div_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u + hn, _mm256_mul_pd(_mm256_sub_pd(_mm256_mul_pd(ai, br),
 			_mm256_mul_pd(ar, bi)), w));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* d = 1/((ar^2 + ai^2) + (br^2 + bi^2)). */
-void fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
+int fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
 	unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		fa_poly_invnorm2_fft_portable(d, a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 ar = ld(a + u), ai = ld(a + u + hn);
@@ -496,15 +529,15 @@ void fa_poly_invnorm2_fft_avx2(fpr *d, const fpr *a, const fpr *b,
 
 		st(d + u, _mm256_div_pd(one, _mm256_add_pd(na, nb)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		fa_poly_mul_autoadj_fft_portable(a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 bv = ld(b + u);
@@ -512,16 +545,16 @@ void fa_poly_mul_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, _mm256_mul_pd(ld(a + u), bv));
 		st(a + u + hn, _mm256_mul_pd(ld(a + u + hn), bv));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
+int fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 	v4 one = _mm256_set1_pd(1.0);
 
 	if (logn < 3) {
-		fa_poly_div_autoadj_fft_portable(a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	for (u = 0; u < hn; u += 4) {
 		v4 w = _mm256_div_pd(one, ld(b + u));
@@ -529,6 +562,7 @@ void fa_poly_div_autoadj_fft_avx2(fpr *a, const fpr *b, unsigned logn)
 		st(a + u, _mm256_mul_pd(ld(a + u), w));
 		st(a + u + hn, _mm256_mul_pd(ld(a + u + hn), w));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /*
@@ -556,31 +590,73 @@ static inline void ldl_vec(fpr *d11, fpr *l10, const fpr *g00,
 	st(l10 + u + hn, vneg(mui));
 }
 
-void fa_poly_LDL_fft_avx2(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
+/* The same on 128-bit registers for hn = 2 (two slots) or hn = 1 (lane
+   0 only; lane 1 computes on zeros and is not stored). */
+static inline __m128d ld_h(const fpr *p, size_t hn)
+{
+	return hn == 2 ? _mm_loadu_pd(p) : _mm_load_sd(p);
+}
+
+static inline void st_h(fpr *p, __m128d x, size_t hn)
+{
+	if (hn == 2) {
+		_mm_storeu_pd(p, x);
+	} else {
+		_mm_store_sd(p, x);
+	}
+}
+
+static inline void ldl_small(fpr *d11, fpr *l10, const fpr *g00,
+	const fpr *g01, const fpr *g11, size_t hn)
+{
+	__m128d one = _mm_set1_pd(1.0);
+	__m128d g00r = ld_h(g00, hn);
+	__m128d g01r = ld_h(g01, hn), g01i = ld_h(g01 + hn, hn);
+	__m128d g11r = ld_h(g11, hn), g11i = ld_h(g11 + hn, hn);
+	__m128d w = _mm_div_pd(one, g00r);
+	__m128d mur = _mm_mul_pd(g01r, w), mui = _mm_mul_pd(g01i, w);
+	__m128d pr = _mm_add_pd(_mm_mul_pd(mur, g01r), _mm_mul_pd(mui, g01i));
+	__m128d pi = _mm_sub_pd(_mm_mul_pd(mui, g01r), _mm_mul_pd(mur, g01i));
+
+	st_h(d11, _mm_sub_pd(g11r, pr), hn);
+	st_h(d11 + hn, _mm_sub_pd(g11i, pi), hn);
+	st_h(l10, mur, hn);
+	st_h(l10 + hn, _mm_xor_pd(mui, _mm_set1_pd(-0.0)), hn);
+}
+
+int fa_poly_LDL_fft_avx2(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		fa_poly_LDL_fft_portable(g00, g01, g11, logn);
-		return;
+		if (logn == 0) {
+			return FA_KERNEL_FALLBACK;
+		}
+		ldl_small(g11, g01, g00, g01, g11, hn);
+		return FA_KERNEL_DONE;
 	}
 	for (u = 0; u < hn; u += 4) {
 		ldl_vec(g11, g01, g00, g01, g11, u, hn);
 	}
+	return FA_KERNEL_DONE;
 }
 
-void fa_poly_LDLmv_fft_avx2(fpr *d11, fpr *l10, const fpr *g00,
+int fa_poly_LDLmv_fft_avx2(fpr *d11, fpr *l10, const fpr *g00,
 	const fpr *g01, const fpr *g11, unsigned logn)
 {
 	size_t u, hn = MKN(logn) >> 1;
 
 	if (logn < 3) {
-		fa_poly_LDLmv_fft_portable(d11, l10, g00, g01, g11, logn);
-		return;
+		if (logn == 0) {
+			return FA_KERNEL_FALLBACK;
+		}
+		ldl_small(d11, l10, g00, g01, g11, hn);
+		return FA_KERNEL_DONE;
 	}
 	for (u = 0; u < hn; u += 4) {
 		ldl_vec(d11, l10, g00, g01, g11, u, hn);
 	}
+	return FA_KERNEL_DONE;
 }
 
 
@@ -596,24 +672,6 @@ void fa_poly_LDLmv_fft_avx2(fpr *d11, fpr *l10, const fpr *g00,
  * operations exactly. logn = 2 (n = 4, one slot per half) is the same on
  * 128-bit registers.
  */
-static inline v4 cmul_pairs(v4 d, v4 w)
-{
-	v4 c = _mm256_movedup_pd(w);            /* [c0 c0 c1 c1] */
-	v4 sn = _mm256_permute_pd(w, 0xF);      /* [s0 s0 s1 s1] */
-
-	return _mm256_addsub_pd(_mm256_mul_pd(d, c),
-		_mm256_mul_pd(_mm256_permute_pd(d, 0x5), sn));
-}
-
-static inline __m128d cmul_pair(__m128d d, __m128d w)
-{
-	__m128d c = _mm_movedup_pd(w);
-	__m128d sn = _mm_permute_pd(w, 0x3);
-
-	return _mm_addsub_pd(_mm_mul_pd(d, c),
-		_mm_mul_pd(_mm_permute_pd(d, 0x1), sn));
-}
-
 static void split_logn3(fpr *f0, fpr *f1, const fpr *f)
 {
 	v4 half = _mm256_set1_pd(0.5);
@@ -672,7 +730,7 @@ static void merge_logn2(fpr *f, const fpr *f0, const fpr *f1)
  * [k, k+2, k+1, k+3], as do the twiddles from the same unpack of two
  * root loads; permute4x64 (0xD8 = lanes 0,2,1,3) restores k..k+3.
  */
-void fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
+int fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 {
 	size_t hn, qn, k;
 	v4 half = _mm256_set1_pd(0.5);
@@ -682,10 +740,14 @@ void fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 			split_logn3(f0, f1, f);
 		} else if (logn == 2) {
 			split_logn2(f0, f1, f);
+		} else if (logn == 1) {
+			/* n = 2: the one slot (f[0], f[1]) is f0 and f1 */
+			f0[0] = f[0];
+			f1[0] = f[1];
 		} else {
-			fa_poly_split_fft_portable(f0, f1, f, logn);
+			return FA_KERNEL_FALLBACK;
 		}
-		return;
+		return FA_KERNEL_DONE;
 	}
 	hn = MKN(logn) >> 1;
 	qn = hn >> 1;
@@ -709,6 +771,7 @@ void fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 		st(f1 + k, _mm256_permute4x64_pd(s1r, 0xD8));
 		st(f1 + k + qn, _mm256_permute4x64_pd(s1i, 0xD8));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /*
@@ -716,7 +779,7 @@ void fa_poly_split_fft_avx2(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
  * f[2k+1] = f0[k] - t. Inputs permuted to [k, k+2, k+1, k+3] to match
  * the twiddles; unpacklo/hi of the results give f[2k..2k+7] in order.
  */
-void fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
+int fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
 	unsigned logn)
 {
 	size_t hn, qn, k;
@@ -726,10 +789,13 @@ void fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
 			merge_logn3(f, f0, f1);
 		} else if (logn == 2) {
 			merge_logn2(f, f0, f1);
+		} else if (logn == 1) {
+			f[0] = f0[0];
+			f[1] = f1[0];
 		} else {
-			fa_poly_merge_fft_portable(f, f0, f1, logn);
+			return FA_KERNEL_FALLBACK;
 		}
-		return;
+		return FA_KERNEL_DONE;
 	}
 	hn = MKN(logn) >> 1;
 	qn = hn >> 1;
@@ -752,4 +818,5 @@ void fa_poly_merge_fft_avx2(fpr *f, const fpr *f0, const fpr *f1,
 		st(f + 2 * k + hn, _mm256_unpacklo_pd(ui, vi));
 		st(f + 2 * k + 4 + hn, _mm256_unpackhi_pd(ui, vi));
 	}
+	return FA_KERNEL_DONE;
 }

@@ -265,13 +265,12 @@ static inline void ntt_chunk_inv(uint16_t *p, size_t n, size_t c)
 
 /* Forward NTT, same transform as fa_mq_ntt_portable: level m (m blocks
    of 2t values, t = n/(2m)) uses psi[m + i] for block i. */
-void fa_mq_ntt_avx2(uint16_t *a, unsigned logn)
+int fa_mq_ntt_avx2(uint16_t *a, unsigned logn)
 {
 	size_t n, m, t, i, j;
 
 	if (logn < 5) {
-		fa_mq_ntt_portable(a, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	n = MKN(logn);
 	for (m = 1, t = n >> 1; t >= 16; m <<= 1, t >>= 1) {
@@ -292,20 +291,20 @@ void fa_mq_ntt_avx2(uint16_t *a, unsigned logn)
 	for (i = 0; i < n / 32; i ++) {
 		ntt_chunk_fwd(a + 32 * i, n, i);
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* Inverse NTT, as fa_mq_intt_portable; the final multiplication by
    1/n is merged into the last level (m = 1): lo * ninv and
    (u - v) * (w * ninv), the same residues. */
-void fa_mq_intt_avx2(uint16_t *a, unsigned logn)
+int fa_mq_intt_avx2(uint16_t *a, unsigned logn)
 {
 	size_t n, m, t, i, j;
 	uint32_t ninv;
 	v16 vn, vnq, vw, vwq;
 
 	if (logn < 5) {
-		fa_mq_intt_portable(a, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	n = MKN(logn);
 	for (i = 0; i < n / 32; i ++) {
@@ -343,17 +342,17 @@ void fa_mq_intt_avx2(uint16_t *a, unsigned logn)
 		st(a + j, mont(_mm256_add_epi16(lo, hi), vn, vnq));
 		st(a + t + j, mont(d, vw, vwq));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* a = a*b mod q pointwise: mont(mont(a, b), R^2 mod q) = a*b. */
-void fa_mq_poly_mul_ntt_avx2(uint16_t *a, const uint16_t *b, unsigned logn)
+int fa_mq_poly_mul_ntt_avx2(uint16_t *a, const uint16_t *b, unsigned logn)
 {
 	size_t u, n;
 	v16 r2, r2q;
 
 	if (logn < 4) {
-		fa_mq_poly_mul_ntt_portable(a, b, logn);
-		return;
+		return FA_KERNEL_FALLBACK;
 	}
 	n = MKN(logn);
 	r2 = _mm256_set1_epi16((short)R2);
@@ -364,4 +363,5 @@ void fa_mq_poly_mul_ntt_avx2(uint16_t *a, const uint16_t *b, unsigned logn)
 
 		st(a + u, mont(t, r2, r2q));
 	}
+	return FA_KERNEL_DONE;
 }

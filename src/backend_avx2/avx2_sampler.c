@@ -75,7 +75,7 @@ static inline __m256i rotl8(__m256i x)
 		c = _mm256_add_epi32(c, d); b = ROTL(_mm256_xor_si256(b, c), 7); \
 	} while (0)
 
-void fa_prng_refill_avx2(fa_prng *p)
+int fa_prng_refill_avx2(fa_prng *p)
 {
 	static const uint32_t chacha_const[4] = {
 		0x61707865, 0x3320646e, 0x79622d32, 0x6b206574
@@ -123,6 +123,7 @@ void fa_prng_refill_avx2(fa_prng *p)
 	cc += 8;
 	memcpy(p->state + 48, &cc, sizeof cc);
 	p->ptr = 0;
+	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -622,13 +623,14 @@ static int loop_from_here(fa_prng *p, const call_params *cp)
 	}
 }
 
-int fa_samplerz_avx2(fa_sampler_ctx *sc, fpr mu, fpr isigma)
+int fa_samplerz_avx2(fa_sampler_ctx *sc, int *z, fpr mu, fpr isigma)
 {
 	call_params cp;
 	int s;
 
 	call_init(&cp, &s, mu, isigma, sc->sigma_min);
-	return s + loop_from_here(&sc->p, &cp);
+	*z = s + loop_from_here(&sc->p, &cp);
+	return FA_KERNEL_DONE;
 }
 
 /*
@@ -639,7 +641,7 @@ int fa_samplerz_avx2(fa_sampler_ctx *sc, fpr mu, fpr isigma)
  * an exact BerExp that rejects), that call goes on with the plain loop
  * from the current position, and B's speculation is dropped if A's was.
  */
-void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
+int fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	fpr isigma)
 {
 	fa_prng *p = &sc->p;
@@ -663,7 +665,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	if (ns == 0 || !ca.fast) {
 		z[0] = sa + loop_from_here(p, &ca);
 		z[1] = sbi + loop_from_here(p, &cb);
-		return;
+		return FA_KERNEL_DONE;
 	}
 	if (base + SLOT_SPAN > sizeof p->buf) {
 		memset(pad, 0, sizeof pad);
@@ -690,7 +692,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 		advance(p, base + TRIAL_BYTES * (ns < 4 ? ns : 4));
 		z[0] = sa + loop_from_here(p, &ca);
 		z[1] = sbi + loop_from_here(p, &cb);
-		return;
+		return FA_KERNEL_DONE;
 	}
 	ka = (uint32_t)__builtin_ctz(stop_a);
 	if ((slow_a >> ka) & 1) {
@@ -700,7 +702,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 			z[0] = sa + loop_from_here(p, &ca);
 		}
 		z[1] = sbi + loop_from_here(p, &cb);
-		return;
+		return FA_KERNEL_DONE;
 	}
 	z[0] = sa + lane_select(v.z, ka);
 
@@ -709,7 +711,7 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	if (stop_b == 0) {
 		advance(p, base + TRIAL_BYTES * ns);
 		z[1] = sbi + loop_from_here(p, &cb);
-		return;
+		return FA_KERNEL_DONE;
 	}
 	kb = (uint32_t)__builtin_ctz(stop_b);
 	if (finish_slot(p, base, kb, (int)((slow_b >> kb) & 1), &cb, rvb, svb)) {
@@ -717,4 +719,5 @@ void fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 	} else {
 		z[1] = sbi + loop_from_here(p, &cb);
 	}
+	return FA_KERNEL_DONE;
 }

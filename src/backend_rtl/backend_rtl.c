@@ -2,19 +2,21 @@
  * backend_rtl.c -- the "rtl" kernel table: FFT, iFFT, NTT, iNTT, the
  * pointwise NTT product and the FFT-domain vector ops (add, sub, neg, adj,
  * mul, muladj, mulselfadj, mulconst) run on the falcon-accel RTL through
- * the register-level driver; every other slot is the portable kernel.
+ * the register-level driver; the other slots are NULL (the seam's
+ * dispatcher runs the portable kernels, src/inner.h).
  *
  * Transport: the Verilated model by default; FALCON_ACCEL_RTL_TRANSPORT =
  * "uio:/dev/uioN" or "mem:0xADDR" (/dev/mem) selects a memory-mapped
- * device instead (untested on a board). A device error makes the call
- * fall back to the portable kernel on the original input (results stay
- * correct) and counts it in fa_rtl_errors.
+ * device instead (untested on a board). A device error makes the kernel
+ * return FA_KERNEL_FALLBACK with its operand untouched, so the dispatcher
+ * runs the portable kernel on the original input (results stay correct);
+ * the error is counted in fa_rtl_errors.
  *
  * Thread-safe: one device (or model) is shared by every caller, so each
  * device call -- opening the transport, loading the operands, running the
  * kernel, reading the result back, updating the statistics -- holds one
  * process-wide mutex (g_lock). Calls from several threads are serialised
- * on the device; a thread that falls back to the portable kernel does so
+ * on the device; the portable kernel that replaces a declined call runs
  * outside the lock. (This file is built only on hosted systems with
  * Verilator; the core library stays free of threads.)
  */
@@ -116,8 +118,8 @@ static int ok_logn(unsigned logn)
 	return logn >= min_logn() && logn <= 10;
 }
 
-/* Run an fpr op on the device; 0 on success (a updated). Caller holds
-   g_lock. */
+/* Run an fpr op on the device: FA_KERNEL_DONE (a updated), or
+   FA_KERNEL_FALLBACK (a untouched). Caller holds g_lock. */
 static int fpr_op_locked(unsigned kid, unsigned op, fpr *a, const fpr *b,
 	fpr c, unsigned logn)
 {
@@ -126,7 +128,7 @@ static int fpr_op_locked(unsigned kid, unsigned op, fpr *a, const fpr *b,
 	size_t n = (size_t)1 << logn;
 
 	if (t == NULL || !ok_logn(logn)) {
-		return -1;
+		return FA_KERNEL_FALLBACK;
 	}
 	memcpy(av, a, n * sizeof(fpr));
 	if (b != NULL) {
@@ -136,10 +138,10 @@ static int fpr_op_locked(unsigned kid, unsigned op, fpr *a, const fpr *b,
 		fpr_bits(c), logn, &g_stats[kid]) != 0)
 	{
 		fa_rtl_errors ++;
-		return -1;
+		return FA_KERNEL_FALLBACK;
 	}
 	memcpy(a, av, n * sizeof(fpr));
-	return 0;
+	return FA_KERNEL_DONE;
 }
 
 static int fpr_op(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
@@ -153,21 +155,22 @@ static int fpr_op(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
 	return r;
 }
 
-/* Run an mq op on the device; 0 on success (a updated). Caller holds
-   g_lock. */
+/* Run an mq op on the device: FA_KERNEL_DONE (a updated), or
+   FA_KERNEL_FALLBACK (a untouched: the driver writes a only after the
+   whole result was read back). Caller holds g_lock. */
 static int mq_op_locked(unsigned kid, unsigned op, uint16_t *a,
 	const uint16_t *b, unsigned logn)
 {
 	fa_rtl_transport *t = transport();
 
 	if (t == NULL || !ok_logn(logn)) {
-		return -1;
+		return FA_KERNEL_FALLBACK;
 	}
 	if (fa_rtl_drv_mq_op(t, op, a, b, logn, &g_stats[kid]) != 0) {
 		fa_rtl_errors ++;
-		return -1;
+		return FA_KERNEL_FALLBACK;
 	}
-	return 0;
+	return FA_KERNEL_DONE;
 }
 
 static int mq_op(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
@@ -181,97 +184,52 @@ static int mq_op(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
 	return r;
 }
 
-static void rtl_fft(fpr *f, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_FFT, FA_RTL_OP_FFT, f, NULL, FPR_ZERO, logn) != 0) {
-		fa_fft_portable(f, logn);
+/*
+ * The slots the device runs. Each kernel returns fpr_op's / mq_op's
+ * status: FA_KERNEL_DONE when the device computed the result,
+ * FA_KERNEL_FALLBACK (a untouched) below FA_RTL_MIN_LOGN, without a
+ * device, or on a device error; the seam's dispatcher then runs the
+ * portable kernel. The slots not listed stay NULL (portable).
+ */
+#define RTL_FPR_UNARY(fn, kid, op) \
+	static int fn(fpr *a, unsigned logn) \
+	{ \
+		return fpr_op(kid, op, a, NULL, FPR_ZERO, logn); \
 	}
+#define RTL_FPR_BINARY(fn, kid, op) \
+	static int fn(fpr *a, const fpr *b, unsigned logn) \
+	{ \
+		return fpr_op(kid, op, a, b, FPR_ZERO, logn); \
+	}
+
+RTL_FPR_UNARY(rtl_fft, FA_RTL_K_FFT, FA_RTL_OP_FFT)
+RTL_FPR_UNARY(rtl_ifft, FA_RTL_K_IFFT, FA_RTL_OP_IFFT)
+RTL_FPR_UNARY(rtl_neg, FA_RTL_K_NEG, FA_RTL_OP_VNEG)
+RTL_FPR_UNARY(rtl_adj, FA_RTL_K_ADJ, FA_RTL_OP_VADJ)
+RTL_FPR_UNARY(rtl_mulselfadj, FA_RTL_K_MULSELFADJ, FA_RTL_OP_VMULSELFADJ)
+RTL_FPR_BINARY(rtl_add, FA_RTL_K_ADD, FA_RTL_OP_VADD)
+RTL_FPR_BINARY(rtl_sub, FA_RTL_K_SUB, FA_RTL_OP_VSUB)
+RTL_FPR_BINARY(rtl_mul, FA_RTL_K_MUL, FA_RTL_OP_VMUL)
+RTL_FPR_BINARY(rtl_muladj, FA_RTL_K_MULADJ, FA_RTL_OP_VMULADJ)
+
+static int rtl_mulconst(fpr *a, fpr x, unsigned logn)
+{
+	return fpr_op(FA_RTL_K_MULCONST, FA_RTL_OP_VMULCONST, a, NULL, x, logn);
 }
 
-static void rtl_ifft(fpr *f, unsigned logn)
+static int rtl_ntt(uint16_t *a, unsigned logn)
 {
-	if (fpr_op(FA_RTL_K_IFFT, FA_RTL_OP_IFFT, f, NULL, FPR_ZERO, logn) != 0) {
-		fa_ifft_portable(f, logn);
-	}
+	return mq_op(FA_RTL_K_NTT, FA_RTL_OP_NTT, a, NULL, logn);
 }
 
-static void rtl_add(fpr *a, const fpr *b, unsigned logn)
+static int rtl_intt(uint16_t *a, unsigned logn)
 {
-	if (fpr_op(FA_RTL_K_ADD, FA_RTL_OP_VADD, a, b, FPR_ZERO, logn) != 0) {
-		fa_poly_add_portable(a, b, logn);
-	}
+	return mq_op(FA_RTL_K_INTT, FA_RTL_OP_INTT, a, NULL, logn);
 }
 
-static void rtl_sub(fpr *a, const fpr *b, unsigned logn)
+static int rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 {
-	if (fpr_op(FA_RTL_K_SUB, FA_RTL_OP_VSUB, a, b, FPR_ZERO, logn) != 0) {
-		fa_poly_sub_portable(a, b, logn);
-	}
-}
-
-static void rtl_neg(fpr *a, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_NEG, FA_RTL_OP_VNEG, a, NULL, FPR_ZERO, logn) != 0) {
-		fa_poly_neg_portable(a, logn);
-	}
-}
-
-static void rtl_adj(fpr *a, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_ADJ, FA_RTL_OP_VADJ, a, NULL, FPR_ZERO, logn) != 0) {
-		fa_poly_adj_fft_portable(a, logn);
-	}
-}
-
-static void rtl_mul(fpr *a, const fpr *b, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_MUL, FA_RTL_OP_VMUL, a, b, FPR_ZERO, logn) != 0) {
-		fa_poly_mul_fft_portable(a, b, logn);
-	}
-}
-
-static void rtl_muladj(fpr *a, const fpr *b, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_MULADJ, FA_RTL_OP_VMULADJ, a, b, FPR_ZERO, logn) != 0) {
-		fa_poly_muladj_fft_portable(a, b, logn);
-	}
-}
-
-static void rtl_mulselfadj(fpr *a, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_MULSELFADJ, FA_RTL_OP_VMULSELFADJ, a, NULL,
-		FPR_ZERO, logn) != 0)
-	{
-		fa_poly_mulselfadj_fft_portable(a, logn);
-	}
-}
-
-static void rtl_mulconst(fpr *a, fpr x, unsigned logn)
-{
-	if (fpr_op(FA_RTL_K_MULCONST, FA_RTL_OP_VMULCONST, a, NULL, x, logn) != 0) {
-		fa_poly_mulconst_portable(a, x, logn);
-	}
-}
-
-static void rtl_ntt(uint16_t *a, unsigned logn)
-{
-	if (mq_op(FA_RTL_K_NTT, FA_RTL_OP_NTT, a, NULL, logn) != 0) {
-		fa_mq_ntt_portable(a, logn);
-	}
-}
-
-static void rtl_intt(uint16_t *a, unsigned logn)
-{
-	if (mq_op(FA_RTL_K_INTT, FA_RTL_OP_INTT, a, NULL, logn) != 0) {
-		fa_mq_intt_portable(a, logn);
-	}
-}
-
-static void rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
-{
-	if (mq_op(FA_RTL_K_NTT_MUL, FA_RTL_OP_NTT_MUL, a, b, logn) != 0) {
-		fa_mq_poly_mul_ntt_portable(a, b, logn);
-	}
+	return mq_op(FA_RTL_K_NTT_MUL, FA_RTL_OP_NTT_MUL, a, b, logn);
 }
 
 const struct fa_kernels fa_backend_rtl = {
@@ -288,18 +246,7 @@ const struct fa_kernels fa_backend_rtl = {
 	.poly_muladj_fft = rtl_muladj,
 	.poly_mulselfadj_fft = rtl_mulselfadj,
 	.poly_mulconst = rtl_mulconst,
-	.poly_div_fft = fa_poly_div_fft_portable,
-	.poly_invnorm2_fft = fa_poly_invnorm2_fft_portable,
-	.poly_mul_autoadj_fft = fa_poly_mul_autoadj_fft_portable,
-	.poly_div_autoadj_fft = fa_poly_div_autoadj_fft_portable,
-	.poly_LDL_fft = fa_poly_LDL_fft_portable,
-	.poly_LDLmv_fft = fa_poly_LDLmv_fft_portable,
-	.poly_split_fft = fa_poly_split_fft_portable,
-	.poly_merge_fft = fa_poly_merge_fft_portable,
 	.mq_ntt = rtl_ntt,
 	.mq_intt = rtl_intt,
 	.mq_poly_mul_ntt = rtl_ntt_mul,
-	.samplerz = fa_samplerz_portable,
-	.samplerz_pair = fa_samplerz_pair_portable,
-	.prng_refill = fa_prng_refill_portable,
 };

@@ -59,12 +59,12 @@ static void run(unsigned logn)
 		int za[2], zb[2];
 
 		if (i & 1) {
-			za[0] = fa_samplerz_portable(&s1, mu0, is);
-			za[1] = fa_samplerz_portable(&s1, mu1, is);
+			fa_samplerz_portable(&s1, &za[0], mu0, is);
+			fa_samplerz_portable(&s1, &za[1], mu1, is);
 			margin_samplerz_pair(&s2, zb, mu0, mu1, is);
 		} else {
-			za[0] = fa_samplerz_portable(&s1, mu0, is);
-			zb[0] = margin_samplerz(&s2, mu0, is);
+			fa_samplerz_portable(&s1, &za[0], mu0, is);
+			margin_samplerz(&s2, &zb[0], mu0, is);
 			za[1] = zb[1] = 0;
 		}
 		ok &= za[0] == zb[0] && za[1] == zb[1] && s1.p.ptr == s2.p.ptr
