@@ -29,6 +29,19 @@ FULL = bool(os.environ.get("FA_HW_FULL"))
 SIGMA0 = 1.8205
 
 
+def record(key, value):
+    """Measured figures for the docs: merged into
+    $FA_HW_BUILD/sampler_results.json."""
+    import json
+    from fa_cocotb import SIM_BUILD
+    path = os.path.join(SIM_BUILD, "sampler_results.json")
+    data = json.load(open(path)) if os.path.exists(path) else {}
+    data[key] = value
+    os.makedirs(SIM_BUILD, exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+
+
 def f2b(x):
     return struct.unpack("<Q", struct.pack("<d", x))[0]
 
@@ -196,6 +209,8 @@ async def edge_and_random(dut):
         cycles += sum(r[5] for r in rows)
     dut._log.info("%d samples bit-exact; %.2f trials/sample, %.1f cycles/sample (refills incl.)",
                   total, trials / total, cycles / total)
+    record("edge_and_random", {"samples": total, "trials_per_sample": trials / total,
+                               "cycles_per_sample": cycles / total})
 
 
 @cocotb.test()
@@ -353,6 +368,10 @@ async def chi_square(dut):
     mean = sum(zs) / n
     dut._log.info("chi-square %.2f, %d dof, 0.1%% critical %.2f; mean %.3f (mu %.3f)",
                   chi2, df, crit, mean, mu)
+    record("chi_square", {"samples": n, "mu": mu, "sigma": sigma, "chi2": chi2, "dof": df,
+                          "critical_0.1%": crit,
+                          "trials_per_sample": sum(r[2] for r in rows) / n,
+                          "cycles_per_sample": sum(r[5] for r in rows) / n})
     assert chi2 < crit, "SamplerZ histogram departs from D_{Z,%.2f,%.2f}" % (mu, sigma)
 
 
@@ -368,6 +387,8 @@ async def timing_depends_only_on_trials(dut):
     await tb.start()
     rng = random.Random(99)
     state = rand_state(rng)
+    _, load_cycles = await tb.load(state, 0)
+    record("load_cycles", load_cycles)
     rest = {}
     n = 20 if FULL else 8
     for mu, logn, c in ((0.0, 9, 0), (1234.567, 10, 1), (-7.5, 9, 2), (0.5, 10, 0)):
@@ -389,6 +410,8 @@ async def timing_depends_only_on_trials(dut):
     a = pts[0][1] - slope * pts[0][0]
     assert all(v == a + slope * t for t, v in pts), pts
     dut._log.info("per sample: %d + %d * trials + bytes + refills (cycles)", a, slope)
+    record("cycle_model", {"setup": a, "per_trial": slope,
+                           "plus": "bytes read + refill cycles"})
 
 
 def test_sampler_unit():

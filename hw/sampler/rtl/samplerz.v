@@ -67,7 +67,7 @@ module samplerz (
 		S_SETUP3 = 5'd4,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,  S_CMP    = 5'd7,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_E4     = 5'd16, S_HORNER = 5'd17, S_CCS    = 5'd18, S_SHIFT  = 5'd19,
+		S_E4     = 5'd16, S_HORNER = 5'd17, S_CCS    = 5'd18,
 		S_BER    = 5'd20, S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
 
 	reg  [4:0]  st_q, ret_q;     // state; S_WAIT returns to ret_q
@@ -147,10 +147,16 @@ module samplerz (
 	end
 	wire rd_fire = rd_valid_o & rd_ready_i;
 
+	wire [63:0] y_next = expm_k - mh_y;
 	always @(*) begin
 		mh_start = 1'b0; mh_a = zz_q; mh_b = y_q;
-		if (st_q == S_HORNER && !issued_q) mh_start = 1'b1;
-		if (st_q == S_CCS && !issued_q) begin mh_start = 1'b1; mh_a = c63_q; end
+		if (st_q == S_HORNER) begin
+			if (!issued_q) mh_start = 1'b1;
+			else if (mh_done) begin
+				mh_start = 1'b1; mh_b = y_next;
+				if (hk_q == 4'd12) mh_a = c63_q;
+			end
+		end
 	end
 
 	always @(posedge clk_i or negedge rst_ni) begin
@@ -191,13 +197,11 @@ module samplerz (
 				mul_a_q <= isig_q; mul_b_q <= smin_q;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_SETUP2; issued_q <= 1'b1; st_q <= S_WAIT;
 			end else begin
-				issued_q <= 1'b0; st_q <= S_SETUP3;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_SETUP3; issued_q <= 1'b1; st_q <= S_WAIT;
 				mul_a_q <= mul_y; mul_b_q <= SAMPLER_FPR_PTWO63;
 			end
 			// c63 = trunc(ccs * 2^63) << 1
-			S_SETUP3: if (!issued_q) begin
-				cnt_q <= LAT_MUL - 2; ret_q <= S_SETUP3; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_SETUP3: begin
 				c63_q <= {trunc_mul[62:0], 1'b0};
 				issued_q <= 1'b0; st_q <= S_TRIAL;
 			end
@@ -237,34 +241,26 @@ module samplerz (
 			end else begin
 				t4_q <= mul_y;
 				mul_a_q <= add_y; mul_b_q <= add_y;
-				issued_q <= 1'b0; st_q <= S_X2;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// t2 = t1^2
-			S_X2: if (!issued_q) begin
-				cnt_q <= LAT_MUL - 2; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_X2: begin
 				mul_a_q <= mul_y; mul_b_q <= dss_q;
-				issued_q <= 1'b0; st_q <= S_X3;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// t3 = t2 * dss
-			S_X3: if (!issued_q) begin
-				cnt_q <= LAT_MUL - 2; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_X3: begin
 				add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN;
-				issued_q <= 1'b0; st_q <= S_X4;
+				cnt_q <= LAT_ADD - 1; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// x = t3 - t4
-			S_X4: if (!issued_q) begin
-				cnt_q <= LAT_ADD - 2; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_X4: begin
 				x_q <= add_y;
 				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
-				issued_q <= 1'b0; st_q <= S_E1;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// e = (int) trunc(x / ln 2)
-			S_E1: if (!issued_q) begin
-				cnt_q <= LAT_MUL - 2; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_E1: begin
 				e_q <= trunc_mul[31:0];
 				issued_q <= 1'b0;
 				if (trunc_mul[31]) begin err_o <= ERR_RANGE; st_q <= S_ERR; end
@@ -276,44 +272,35 @@ module samplerz (
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
 			end else begin
 				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
-				issued_q <= 1'b0; st_q <= S_E3;
+				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// t = x - e ln 2
-			S_E3: if (!issued_q) begin
-				cnt_q <= LAT_ADD - 2; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_E3: begin
 				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_PTWO63;
-				issued_q <= 1'b0; st_q <= S_E4;
+				cnt_q <= LAT_MUL - 1; ret_q <= S_E4; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// zz = trunc(t 2^63) << 1
-			S_E4: if (!issued_q) begin
-				cnt_q <= LAT_MUL - 2; ret_q <= S_E4; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			S_E4: begin
 				zz_q <= {trunc_mul[62:0], 1'b0};
 				y_q <= SAMPLER_EXPM[63:0];
 				hk_q <= 4'd1;
 				issued_q <= 1'b0; st_q <= S_HORNER;
 			end
-			// y = C[k] - mulhi(zz, y), k = 1..12
+			// y = C[k] - mulhi(zz, y), k = 1..12, back to back (the next
+			// product starts in the cycle that takes the previous one);
+			// the 12th result starts mulhi(c63, y) at once
 			S_HORNER: if (!issued_q) begin
 				issued_q <= 1'b1;
 			end else if (mh_done) begin
-				y_q <= expm_k - mh_y;
-				issued_q <= 1'b0;
+				y_q <= y_next;
 				hk_q <= hk_q + 4'd1;
 				if (hk_q == 4'd12) st_q <= S_CCS;
 			end
-			// y = mulhi(c63, y)
-			S_CCS: if (!issued_q) begin
-				issued_q <= 1'b1;
-			end else if (mh_done) begin
-				y_q <= mh_y;
-				issued_q <= 1'b0;
-				st_q <= S_SHIFT;
-			end
-			S_SHIFT: begin
-				zb_q <= ({y_q[62:0], 1'b0} - 64'd1) >> sw;
+			// zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63)
+			S_CCS: if (mh_done) begin
+				zb_q <= ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
 				bi_q <= 3'd7;
+				issued_q <= 1'b0;
 				st_q <= S_BER;
 			end
 			// compare random bytes with zb, most significant first
