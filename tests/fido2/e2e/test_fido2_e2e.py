@@ -259,3 +259,29 @@ def test_readme_example_script(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "verified by the RP" in out.stdout and out.stdout.rstrip().endswith("OK")
+
+
+def test_default_user_verification_and_uv_required(daemon):
+    """With the RP's defaults (userVerification "preferred") registration and
+    login work without UV; "required" is refused by the client, since the key
+    announces neither clientPin nor uv."""
+    from fido2.client import ClientError
+    from fido2.webauthn import PublicKeyCredentialParameters, PublicKeyCredentialType
+    dev = connect(daemon)
+    client = make_client(dev)
+    server = Fido2Server(RP)
+    server.allowed_algorithms = [PublicKeyCredentialParameters(
+        type=PublicKeyCredentialType.PUBLIC_KEY, alg=ALG_FNDSA512)]
+    user = PublicKeyCredentialUserEntity(id=b"grace", name="grace")
+    options, state = server.register_begin(user)
+    auth_data = server.register_complete(state, client.make_credential(options.public_key))
+    assert not auth_data.is_user_verified()
+    options, state = server.authenticate_begin([auth_data.credential_data])
+    result = client.get_assertion(options.public_key).get_response(0)
+    server.authenticate_complete(state, [auth_data.credential_data], result)
+    options, state = server.register_begin(
+        PublicKeyCredentialUserEntity(id=b"heidi", name="heidi"),
+        user_verification=UserVerificationRequirement.REQUIRED)
+    with pytest.raises(ClientError) as e:
+        client.make_credential(options.public_key)
+    assert e.value.code == ClientError.ERR.CONFIGURATION_UNSUPPORTED
