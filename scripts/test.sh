@@ -91,6 +91,7 @@ run "C suite, emulated FP" c_suite build/test-fpemu -DFA_FPEMU=ON -DFA_RTL=OFF
 run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFA_RTL=OFF
 run "freestanding rv32imc build" scripts/build_rv32.sh
 run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
+run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
