@@ -216,7 +216,19 @@ typedef struct fa_sampler_ctx {
 	X(samplerz_pair, (fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1, \
 		fpr isigma), (ctx, z, mu0, mu1, isigma)) \
 	/* Refill the ChaCha20 buffer (p->buf, p->state counter, p->ptr = 0). */ \
-	X(prng_refill, (fa_prng *p), (p))
+	X(prng_refill, (fa_prng *p), (p)) \
+	/* ML-KEM, q = 3329, int16 coefficients, every output the centred \
+	   representative in [-(q-1)/2, (q-1)/2] (src/mlkem/mlkem_inner.h): \
+	   7-layer NTT in place (in |a| < q); inverse NTT times 2^16 in place \
+	   (in |a| < 4q); r = sum_{j<k} a_j o b_j, base multiplication times \
+	   2^-16 of nk <= 4 consecutive polynomials (|a| <= 4095, |b| < q). */ \
+	X(mlkem_ntt, (int16_t *a), (a)) \
+	X(mlkem_invntt, (int16_t *a), (a)) \
+	X(mlkem_basemul_acc, (int16_t *r, const int16_t *a, const int16_t *b, \
+		unsigned nk), (r, a, b, nk)) \
+	/* Four Keccak-f[1600] permutations, state i at st[25i .. 25i+24] \
+	   (lane (x, y) at x + 5y): ML-KEM's four-way SHAKE sampling. */ \
+	X(keccak_x4, (uint64_t *st), (st))
 
 struct fa_kernels {
 	const char *name;

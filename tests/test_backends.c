@@ -264,6 +264,90 @@ static void test_vector_slots(const struct fa_kernels *be)
 }
 
 /* ------------------------------------------------------------------ */
+/* ML-KEM slots (q = 3329, int16; contract in the slot list): a is the
+   NTT operand / first basemul operand (k <= 4 polynomials), b the second
+   basemul operand, r the basemul output, st four Keccak states. */
+
+typedef struct {
+	int16_t a[4 * 256], b[4 * 256], r[256];
+	uint64_t st[100];
+} kem_state;
+
+enum {
+	KEM_NTT, KEM_INVNTT, KEM_BASEMUL1, KEM_BASEMUL4, KEM_KECCAK_X4,
+	KEM_COUNT
+};
+static const char *const kem_names[KEM_COUNT] = {
+	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc(k=1)",
+	"mlkem_basemul_acc(k=4)", "keccak_x4"
+};
+
+static int kem_call(int id, int mode, const struct fa_kernels *be,
+	kem_state *s, unsigned logn)
+{
+	(void)logn;
+	switch (id) {
+	case KEM_NTT:      return CALL(mlkem_ntt, s->a);
+	case KEM_INVNTT:   return CALL(mlkem_invntt, s->a);
+	case KEM_BASEMUL1: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 1);
+	case KEM_BASEMUL4: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 4);
+	default:           return CALL(keccak_x4, s->st);
+	}
+}
+
+/* Inputs at the edges of each slot's range: |a| < q (ntt), |a| < 4q
+   (invntt), a in [0, 4095] (basemul: undecoded 12-bit values), |b| < q. */
+static void kem_inputs(kem_state *s, int id, int kind)
+{
+	int lim = id == KEM_NTT ? 3328 : id == KEM_INVNTT ? 4 * 3329 - 1 : 4095;
+	size_t u;
+
+	memset(s, 0, sizeof *s);
+	for (u = 0; u < 4 * 256; u ++) {
+		if (kind == IN_RANDOM) {
+			s->a[u] = id >= KEM_BASEMUL1
+				? (int16_t)(tu_rand64(&seed) % 4096)
+				: (int16_t)((int)(tu_rand64(&seed) % (2u * lim + 1))
+				- lim);
+		}
+		s->b[u] = (int16_t)((int)(tu_rand64(&seed) % 6657) - 3328);
+	}
+	if (kind == IN_ONE) {
+		s->a[tu_rand64(&seed) % 256] = (int16_t)(id == KEM_INVNTT
+			? -lim : lim);
+	}
+	for (u = 0; u < 100; u ++) {
+		s->st[u] = kind == IN_ZERO ? 0 : tu_rand64(&seed);
+	}
+}
+
+static void check_kem(const struct fa_kernels *be, int id, int kind,
+	const kem_state *s0, unsigned long *declines)
+{
+	unsigned logn = 0;
+
+	CHECK_SLOT(kem_state, kem_call, kem_names);
+}
+
+static void test_mlkem_slots(const struct fa_kernels *be)
+{
+	static kem_state ks;
+	unsigned long declines = 0;
+	int kind, id, rep;
+
+	for (rep = 0; rep < 8; rep ++) {
+		for (kind = 0; kind < IN_KINDS; kind ++) {
+			for (id = 0; id < KEM_COUNT; id ++) {
+				kem_inputs(&ks, id, kind);
+				check_kem(be, id, kind, &ks, &declines);
+			}
+		}
+	}
+	printf("backend %s: %lu ML-KEM slot calls declined\n", be->name,
+		declines);
+}
+
+/* ------------------------------------------------------------------ */
 /* Sampler slots: long sequences on one PRNG stream, portable (s1) against
    the dispatcher (s2); before each dispatched call the backend's own
    kernel runs on a copy (s3) of s2 (kept in s0) to check the decline
@@ -382,6 +466,7 @@ static void test_backend(const struct fa_kernels *be)
 	printf("backend %s\n", be->name);
 	test_vector_slots(be);
 	test_sampler(be);
+	test_mlkem_slots(be);
 }
 
 int main(void)

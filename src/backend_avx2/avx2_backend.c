@@ -8,6 +8,7 @@
  */
 
 #include "avx2_inner.h"
+#include "avx2_mlkem.h"
 
 static int avx2_available(void)
 {
@@ -49,4 +50,8 @@ const struct fa_kernels fa_backend_avx2 = {
 	.samplerz = fa_samplerz_avx2,
 	.samplerz_pair = fa_samplerz_pair_avx2,
 	.prng_refill = fa_prng_refill_avx2,
+	.mlkem_ntt = fa_mlkem_ntt_avx2,
+	.mlkem_invntt = fa_mlkem_invntt_avx2,
+	.mlkem_basemul_acc = fa_mlkem_basemul_acc_avx2,
+	.keccak_x4 = fa_keccak_x4_avx2,
 };

@@ -6,7 +6,8 @@
  * (src/mlkem/mlkem_ntt.c, src/shake256.c): the Montgomery and Barrett
  * reductions below are the portable formulas on vectors, and every
  * result is the centred representative, so outputs are bit-identical
- * (tests/test_mlkem_backends.c checks it).
+ * (tests/test_backends.c and tests/test_mlkem_backends.c check it). They
+ * are the avx2 backend's ML-KEM slots (avx2_backend.c) and never decline.
  *
  * Vector arithmetic (q = 3329, R = 2^16, lanes int16):
  *   mont(a*z) = hi16(a*z) - hi16(lo16(a * lo16(z q^-1)) * q)
@@ -96,7 +97,7 @@ bcast_zeta_q(unsigned i)
 
 #define SHUF_0213 _MM_SHUFFLE(3, 1, 2, 0)
 
-void
+int
 fa_mlkem_ntt_avx2(int16_t *a)
 {
 	__m256i v[16];
@@ -145,9 +146,10 @@ fa_mlkem_ntt_avx2(int16_t *a)
 		_mm256_storeu_si256((__m256i *)(void *)(a + 32 * i + 16),
 			_mm256_permute2x128_si256(X, Y, 0x31));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void
+int
 fa_mlkem_invntt_avx2(int16_t *a)
 {
 	__m256i v[16];
@@ -196,9 +198,10 @@ fa_mlkem_invntt_avx2(int16_t *a)
 		_mm256_storeu_si256((__m256i *)(void *)(a + 16 * i),
 			barrett(mont_c(v[i], f, fq)));
 	}
+	return FA_KERNEL_DONE;
 }
 
-void
+int
 fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 	unsigned k)
 {
@@ -229,6 +232,7 @@ fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 		}
 		_mm256_storeu_si256((__m256i *)(void *)(r + 16 * i), barrett(acc));
 	}
+	return FA_KERNEL_DONE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -241,7 +245,7 @@ fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 #define RP(dst, src, rot) b[dst] = ROL(_mm256_xor_si256(a[src], \
 	d[(src) % 5]), rot)
 
-void
+int
 fa_keccak_x4_avx2(uint64_t *st)
 {
 	__m256i a[25], b[25], c[5], d[5];
@@ -288,4 +292,5 @@ fa_keccak_x4_avx2(uint64_t *st)
 		st[50 + i] = t[2];
 		st[75 + i] = t[3];
 	}
+	return FA_KERNEL_DONE;
 }

@@ -19,12 +19,14 @@ extern const int16_t fa_mlkem_avx2_inv2[8][2][16];
 extern const int16_t fa_mlkem_avx2_gamma[16][2][16];
 extern const uint64_t fa_keccak_avx2_rc[24];
 
-void fa_mlkem_ntt_avx2(int16_t *a);
-void fa_mlkem_invntt_avx2(int16_t *a);
-void fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a,
+/* Kernels of the seam's ML-KEM slots (src/inner.h): always
+   FA_KERNEL_DONE. */
+int fa_mlkem_ntt_avx2(int16_t *a);
+int fa_mlkem_invntt_avx2(int16_t *a);
+int fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a,
 	const int16_t *b, unsigned k);
 /* Four Keccak-f[1600] permutations at once: st[i*25 .. i*25+24] is
    state i (lane (x, y) at x + 5y). */
-void fa_keccak_x4_avx2(uint64_t *st);
+int fa_keccak_x4_avx2(uint64_t *st);
 
 #endif

@@ -108,34 +108,19 @@ fa_mlkem_canon(int16_t x)
 	return (uint16_t)x;
 }
 
-/* Kernels (portable here; avx2 in src/backend_avx2/avx2_mlkem.c). Every
-   output is the centred representative in [-(q-1)/2, (q-1)/2], so all
-   implementations give identical arrays:
+/* Kernels: slots of the kernel seam (src/inner.h: mlkem_ntt,
+   mlkem_invntt, mlkem_basemul_acc, keccak_x4), called through the
+   dispatchers fa_k_<slot>(k, ...). The portable kernels
+   fa_<slot>_portable (mlkem_ntt.c; prototypes generated in inner.h) are
+   the reference; the avx2 ones are in src/backend_avx2/avx2_mlkem.c.
+   Every output is the centred representative in [-(q-1)/2, (q-1)/2], so
+   all implementations give identical arrays:
    ntt:     in |a| < q (NTT form out);
    invntt:  in |a| < 4q, out the inverse NTT times R;
    basemul_acc: r = sum_{j<k} a[j] o b[j] (base multiplication, NTT form,
-            times R^-1), k <= 4; inputs |.| <= 4095 (a may hold undecoded
-            12-bit values). a and b are k consecutive polynomials;
+            times R^-1), k <= 4; inputs |a| <= 4095 (undecoded 12-bit
+            values allowed), |b| < q. a and b are k consecutive polynomials;
    keccak_x4: four Keccak-f[1600] permutations, state i at st[25 i]. */
-void fa_mlkem_ntt_portable(int16_t *a);
-void fa_mlkem_invntt_portable(int16_t *a);
-void fa_mlkem_basemul_acc_portable(int16_t *r, const int16_t *a,
-	const int16_t *b, unsigned k);
-void fa_keccak_x4_portable(uint64_t *st);
-
-typedef struct {
-	const char *name;
-	void (*ntt)(int16_t *a);
-	void (*invntt)(int16_t *a);
-	void (*basemul_acc)(int16_t *r, const int16_t *a, const int16_t *b,
-		unsigned k);
-	void (*keccak_x4)(uint64_t *st);
-} fa_mlkem_kernels;
-
-extern const fa_mlkem_kernels fa_mlkem_kernels_portable;
-/* The ML-KEM kernels of backend be (NULL: the default backend); backends
-   without ML-KEM kernels use the portable ones. */
-const fa_mlkem_kernels *fa_mlkem_kernels_for(const fa_backend *be);
 
 /* ------------------------------------------------------------------ */
 /* Sampling and encodings (mlkem_poly.c). */
@@ -152,11 +137,11 @@ void fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32],
    from SHAKE128(rho || ji[t][0] || ji[t][1]). Same results as n calls of
    fa_mlkem_sample_ntt. */
 void fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
-	const uint8_t ji[4][2], unsigned n, const fa_mlkem_kernels *mk);
+	const uint8_t ji[4][2], unsigned n, const struct fa_kernels *kt);
 /* n <= 4 CBD samples at once: out[t] = CBD_eta[t](PRF(sigma, nonce[t])). */
 void fa_mlkem_sample_cbd_x4(int16_t *const out[4], const uint8_t sigma[32],
 	const uint8_t nonce[4], const unsigned eta[4], unsigned n,
-	const fa_mlkem_kernels *mk);
+	const struct fa_kernels *kt);
 
 /* ByteEncode_12 of a (any |a| < q, canonicalised), 384 bytes. */
 void fa_mlkem_encode12(uint8_t *out, const int16_t *a);
@@ -178,12 +163,12 @@ uint32_t fa_mlkem_compress(uint32_t x, unsigned d);
 
 void fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek,
 	uint8_t *dk, const uint8_t d[32], const uint8_t z[32], void *tmp,
-	const fa_mlkem_kernels *mk);
+	const struct fa_kernels *kt);
 void fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
-	const fa_mlkem_kernels *mk);
+	const struct fa_kernels *kt);
 void fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	const uint8_t *ct, const uint8_t *dk, void *tmp,
-	const fa_mlkem_kernels *mk);
+	const struct fa_kernels *kt);
 
 #endif

@@ -57,7 +57,7 @@ poly_add(int16_t *a, const int16_t *b)
  */
 static void
 sample_matrix(int16_t *A, const uint8_t rho[32], unsigned k, int transpose,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	unsigned e, t, total = k * k;
 
@@ -73,7 +73,7 @@ sample_matrix(int16_t *A, const uint8_t rho[32], unsigned k, int transpose,
 			ji[t][0] = (uint8_t)(transpose ? i : j);
 			ji[t][1] = (uint8_t)(transpose ? j : i);
 		}
-		fa_mlkem_sample_ntt_x4(out, rho, ji, n, mk);
+		fa_mlkem_sample_ntt_x4(out, rho, ji, n, kt);
 	}
 }
 
@@ -82,7 +82,7 @@ sample_matrix(int16_t *A, const uint8_t rho[32], unsigned k, int transpose,
 static void
 sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
 	unsigned n_a, unsigned eta_a, unsigned eta_b,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	unsigned u, t;
 
@@ -97,7 +97,7 @@ sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
 			nonce[t] = (uint8_t)(u + t);
 			eta[t] = u + t < n_a ? eta_a : eta_b;
 		}
-		fa_mlkem_sample_cbd_x4(out, sigma, nonce, eta, n, mk);
+		fa_mlkem_sample_cbd_x4(out, sigma, nonce, eta, n, kt);
 	}
 }
 
@@ -111,7 +111,7 @@ sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
 void
 fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	const uint8_t d[32], const uint8_t z[32], void *tmp,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	unsigned k = p->k, i, j;
 	int16_t *A = fa_align8(tmp);
@@ -125,14 +125,14 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	memcpy(gin, d, 32);
 	gin[32] = (uint8_t)k;
 	fa_sha3_512(rs, gin, sizeof gin);
-	sample_matrix(A, rho, k, 0, mk);
-	sample_noise(s, sigma, 2 * k, 2 * k, p->eta1, p->eta1, mk);  /* s, e */
+	sample_matrix(A, rho, k, 0, kt);
+	sample_noise(s, sigma, 2 * k, 2 * k, p->eta1, p->eta1, kt);  /* s, e */
 	for (i = 0; i < 2 * k; i ++) {
-		mk->ntt(s + i * MLKEM_N);
+		fa_k_mlkem_ntt(kt, s + i * MLKEM_N);
 	}
 	for (i = 0; i < k; i ++) {
 		/* (A s)_i * R^-1, then * R^2 * R^-1: plain domain, |t| < q */
-		mk->basemul_acc(t, A + i * k * MLKEM_N, s, k);
+		fa_k_mlkem_basemul_acc(kt, t, A + i * k * MLKEM_N, s, k);
 		for (j = 0; j < MLKEM_N; j ++) {
 			t[j] = fa_mlkem_mont((int32_t)t[j] * fa_mlkem_r2);
 		}
@@ -162,7 +162,7 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 static void
 kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
 	const uint8_t m[32], const uint8_t r[32], void *tmp,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	unsigned k = p->k, i;
 	int16_t *At = fa_align8(tmp);
@@ -176,20 +176,20 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
 	for (i = 0; i < k; i ++) {
 		fa_mlkem_decode12(that + i * MLKEM_N, ek + i * POLY_BYTES);
 	}
-	sample_matrix(At, rho, k, 1, mk);
+	sample_matrix(At, rho, k, 1, kt);
 	/* y (k, eta1), e1 (k, eta2), e2 (eta2): nonces 0..2k */
-	sample_noise(y, r, 2 * k + 1, k, p->eta1, p->eta2, mk);
+	sample_noise(y, r, 2 * k + 1, k, p->eta1, p->eta2, kt);
 	for (i = 0; i < k; i ++) {
-		mk->ntt(y + i * MLKEM_N);
+		fa_k_mlkem_ntt(kt, y + i * MLKEM_N);
 	}
 	for (i = 0; i < k; i ++) {
-		mk->basemul_acc(u, At + i * k * MLKEM_N, y, k);
-		mk->invntt(u);
+		fa_k_mlkem_basemul_acc(kt, u, At + i * k * MLKEM_N, y, k);
+		fa_k_mlkem_invntt(kt, u);
 		poly_add(u, e1 + i * MLKEM_N);
 		fa_mlkem_compress_encode(ct + i * 32 * p->du, u, p->du);
 	}
-	mk->basemul_acc(u, that, y, k);
-	mk->invntt(u);
+	fa_k_mlkem_basemul_acc(kt, u, that, y, k);
+	fa_k_mlkem_invntt(kt, u);
 	poly_add(u, e2);
 	fa_mlkem_decode_decompress(e2, m, 1);
 	poly_add(u, e2);   /* |u| < q/2 + 2 + q */
@@ -204,7 +204,7 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
  */
 static void
 kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
-	const uint8_t *dk_pke, void *tmp, const fa_mlkem_kernels *mk)
+	const uint8_t *dk_pke, void *tmp, const struct fa_kernels *kt)
 {
 	unsigned k = p->k, i;
 	int16_t *shat = fa_align8(tmp);
@@ -215,10 +215,10 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 		fa_mlkem_decode12(shat + i * MLKEM_N, dk_pke + i * POLY_BYTES);
 		fa_mlkem_decode_decompress(u + i * MLKEM_N,
 			ct + i * 32 * p->du, p->du);
-		mk->ntt(u + i * MLKEM_N);
+		fa_k_mlkem_ntt(kt, u + i * MLKEM_N);
 	}
-	mk->basemul_acc(w, shat, u, k);
-	mk->invntt(w);
+	fa_k_mlkem_basemul_acc(kt, w, shat, u, k);
+	fa_k_mlkem_invntt(kt, w);
 	fa_mlkem_decode_decompress(u, ct + k * 32 * p->du, p->dv);
 	for (i = 0; i < MLKEM_N; i ++) {
 		w[i] = (int16_t)(u[i] - w[i]);   /* |w| < 3q/2 */
@@ -230,14 +230,14 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 void
 fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	uint8_t gin[64], kr[64];
 
 	memcpy(gin, m, 32);
 	fa_sha3_256(gin + 32, ek, POLY_BYTES * p->k + 32);
 	fa_sha3_512(kr, gin, sizeof gin);
-	kpke_encrypt(p, ct, ek, m, kr + 32, tmp, mk);
+	kpke_encrypt(p, ct, ek, m, kr + 32, tmp, kt);
 	memcpy(ss, kr, 32);
 	memset(kr, 0, sizeof kr);
 	memset(gin, 0, sizeof gin);
@@ -252,7 +252,7 @@ fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 void
 fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	const uint8_t *ct, const uint8_t *dk, void *tmp,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	unsigned k = p->k;
 	size_t ct_len = 32u * (p->du * k + p->dv), i;
@@ -265,11 +265,11 @@ fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	uint32_t diff = 0;
 	uint8_t mask;
 
-	kpke_decrypt(p, gin, ct, dk, ptmp, mk);
+	kpke_decrypt(p, gin, ct, dk, ptmp, kt);
 	memcpy(gin + 32, h, 32);
 	fa_sha3_512(kr, gin, sizeof gin);
 	fa_shake256_2(kbar, 32, z, 32, ct, ct_len);
-	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp, mk);
+	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp, kt);
 	for (i = 0; i < ct_len; i ++) {
 		diff |= ct[i] ^ ct2[i];
 	}
@@ -359,7 +359,7 @@ fa_kem_keygen_derand(const fa_backend *be, unsigned level,
 	if (ek_len < FA_KEM_EK_SIZE(level) || dk_len < FA_KEM_DK_SIZE(level)) {
 		return FA_ERR_SIZE;
 	}
-	fa_mlkem_keygen_inner(p, ek, dk, d, z, tmp, fa_mlkem_kernels_for(be));
+	fa_mlkem_keygen_inner(p, ek, dk, d, z, tmp, fa_kernels_resolve(be));
 	return FA_OK;
 }
 
@@ -384,7 +384,7 @@ fa_kem_encaps_derand(const fa_backend *be, unsigned level,
 	if (ct_len < FA_KEM_CT_SIZE(level)) {
 		return FA_ERR_SIZE;
 	}
-	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp, fa_mlkem_kernels_for(be));
+	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp, fa_kernels_resolve(be));
 	return FA_OK;
 }
 
@@ -408,7 +408,7 @@ fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t ss[32],
 	if ((r = check_tmp(level, tmp, tmp_len)) != FA_OK) {
 		return r;
 	}
-	fa_mlkem_decaps_inner(p, ss, ct, dk, tmp, fa_mlkem_kernels_for(be));
+	fa_mlkem_decaps_inner(p, ss, ct, dk, tmp, fa_kernels_resolve(be));
 	return FA_OK;
 }
 

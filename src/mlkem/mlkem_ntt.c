@@ -73,55 +73,8 @@ fa_mlkem_invntt_portable(int16_t *a)
 	}
 }
 
-void
-fa_keccak_x4_portable(uint64_t *st)
-{
-	unsigned i;
 
-	for (i = 0; i < 4; i ++) {
-		fa_keccak_f1600(st + 25 * i);
-	}
-}
 
-const fa_mlkem_kernels fa_mlkem_kernels_portable = {
-	"portable",
-	fa_mlkem_ntt_portable,
-	fa_mlkem_invntt_portable,
-	fa_mlkem_basemul_acc_portable,
-	fa_keccak_x4_portable,
-};
-
-#ifdef FA_HAVE_BACKEND_AVX2
-#include "backend_avx2/avx2_mlkem.h"
-
-static const fa_mlkem_kernels mlkem_kernels_avx2 = {
-	"avx2",
-	fa_mlkem_ntt_avx2,
-	fa_mlkem_invntt_avx2,
-	fa_mlkem_basemul_acc_avx2,
-	fa_keccak_x4_avx2,
-};
-#endif
-
-/* Until the kernel seam carries ML-KEM slots, the avx2 backend (selected
-   by name, and available only on CPUs with AVX2) maps to the AVX2 ML-KEM
-   kernels; every other backend to the portable ones. */
-const fa_mlkem_kernels *
-fa_mlkem_kernels_for(const fa_backend *be)
-{
-	const fa_backend *k = fa_kernels_resolve(be);
-	const char *name = fa_backend_name(k);
-
-#ifdef FA_HAVE_BACKEND_AVX2
-	if (name[0] == 'a' && name[1] == 'v' && name[2] == 'x' && name[3] == '2'
-		&& name[4] == 0 && fa_backend_available(k))
-	{
-		return &mlkem_kernels_avx2;
-	}
-#endif
-	(void)name;
-	return &fa_mlkem_kernels_portable;
-}
 
 /*
  * Algorithm 11 accumulated over k products: pair i of r is
@@ -152,5 +105,16 @@ fa_mlkem_basemul_acc_portable(int16_t *r, const int16_t *a,
 		}
 		r[2 * i] = fa_mlkem_barrett((int16_t)c0);
 		r[2 * i + 1] = fa_mlkem_barrett((int16_t)c1);
+	}
+}
+
+/* Four permutations one after the other (the portable keccak_x4). */
+void
+fa_keccak_x4_portable(uint64_t *st)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i ++) {
+		fa_keccak_f1600(st + 25 * i);
 	}
 }

@@ -223,7 +223,7 @@ lanes_to_bytes(uint8_t *out, const uint64_t *st, unsigned nbytes)
 
 void
 fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
-	const uint8_t ji[4][2], unsigned n, const fa_mlkem_kernels *mk)
+	const uint8_t ji[4][2], unsigned n, const struct fa_kernels *kt)
 {
 	uint64_t st[100];
 	int16_t acc[4][MLKEM_N + 2];   /* + 2: a triple may overshoot */
@@ -238,7 +238,7 @@ fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
 	}
 	left = n;
 	while (left > 0) {
-		mk->keccak_x4(st);
+		fa_k_keccak_x4(kt, st);
 		for (t = 0; t < 4; t ++) {
 			uint8_t buf[FA_SHAKE128_RATE];
 			unsigned u, c = cnt[t];
@@ -308,7 +308,7 @@ cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta)
 void
 fa_mlkem_sample_cbd_x4(int16_t *const out[4], const uint8_t sigma[32],
 	const uint8_t nonce[4], const unsigned eta[4], unsigned n,
-	const fa_mlkem_kernels *mk)
+	const struct fa_kernels *kt)
 {
 	uint64_t st[100];
 	uint8_t buf[4][64 * 3];
@@ -321,12 +321,12 @@ fa_mlkem_sample_cbd_x4(int16_t *const out[4], const uint8_t sigma[32],
 			need = 1;
 		}
 	}
-	mk->keccak_x4(st);
+	fa_k_keccak_x4(kt, st);
 	for (t = 0; t < 4; t ++) {
 		lanes_to_bytes(buf[t], st + 25 * t, FA_SHAKE256_RATE);
 	}
 	if (need) {   /* eta = 3: 192 bytes, a second block (public choice) */
-		mk->keccak_x4(st);
+		fa_k_keccak_x4(kt, st);
 		for (t = 0; t < 4; t ++) {
 			lanes_to_bytes(buf[t] + FA_SHAKE256_RATE, st + 25 * t,
 				64 * 3 - FA_SHAKE256_RATE);

@@ -331,7 +331,9 @@ for op in fft ifft ntt intt poly_add poly_sub poly_mul_fft \
 done
 if command -v python3 > /dev/null 2>&1; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
-assert len(d["results"]) == 16 and all(r["median_us"] > 0 for r in d["results"])' \
+kem = [r for r in d["results"] if r["op"].startswith("kem_")]; \
+assert len(d["results"]) - len(kem) == 16 and all(r["median_us"] > 0 for r in d["results"]); \
+assert sorted((r["op"], r["degree"]) for r in kem) == sorted((o, l) for o in ("kem_keygen", "kem_encaps", "kem_decaps") for l in (512, 768, 1024))' \
 		last.out; then ok; else ko "bench --json is not valid JSON"; fi
 fi
 # --threads N: batch operations when the tool has the edge library.
