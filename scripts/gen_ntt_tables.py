@@ -4,9 +4,9 @@
 Usage:
     python3 scripts/gen_ntt_tables.py            # writes src/ntt_tables.c
     python3 scripts/gen_ntt_tables.py --stdout   # prints it
-    python3 scripts/gen_ntt_tables.py --l2bound  # prints fa_l2bound (common.c)
+    python3 scripts/gen_ntt_tables.py --l2bound  # prints fa_l2bound (sig_norm.c)
     python3 scripts/gen_ntt_tables.py --htp      # checks the oversampling of
-                                                 # fa_hash_to_point_ct (common.c)
+                                                 # fa_hash_to_point_ct (hash_to_point.c)
 
 Math (see the top of src/inner.h):
   - 7 has multiplicative order 2048 mod q, so psi = 7 is a primitive
@@ -70,7 +70,7 @@ def l2bound():
 
 
 # Samples read by the constant-time hash-to-point beyond n, per logn
-# (src/common.c, htp_oversample).
+# (src/hash_to_point.c, htp_oversample).
 HTP_OVERSAMPLE = [0, 65, 67, 71, 77, 86, 100, 122, 154, 205, 287]
 
 
