@@ -293,7 +293,7 @@ int fa_comp_decode(int16_t *x, unsigned logn,
 	const void *in, size_t max_in_len);
 
 /* ------------------------------------------------------------------ */
-/* Hashing and norms (common.c). */
+/* Hash-to-point (hash_to_point.c) and the norm bound (sig_norm.c). */
 
 /* Hash-to-point from a flipped SHAKE256 context: n values in [0, q-1].
    vartime: rejection sampling as the spec; ct: same output, constant
