@@ -1,5 +1,5 @@
 # Convenience targets; the README's scripts are the reference commands.
-.PHONY: all test run bench-compare bench-pool rv32 synth
+.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth
 
 all:
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release
@@ -18,6 +18,15 @@ bench-compare:
 	cmake --build build/release -j2 --target falcon-accel
 	cargo build --release --locked --manifest-path bench/peers/Cargo.toml --target-dir build/peers
 	python3 bench/compare.py --falcon-accel build/release/tools/falcon-accel \
+	  --peers build/peers/release/falcon-accel-peers --markdown
+
+# ML-KEM: our kem_* timings (portable, avx2) and the Rust peers
+# libcrux-ml-kem and pqcrypto-mlkem, interleaved over rounds, one table.
+bench-compare-kem:
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF
+	cmake --build build/release -j2 --target falcon-accel
+	cargo build --release --locked --manifest-path bench/peers/Cargo.toml --target-dir build/peers
+	python3 bench/compare_kem.py --falcon-accel build/release/tools/falcon-accel \
 	  --peers build/peers/release/falcon-accel-peers --markdown
 
 # Worker-pool scaling of the batch API: 1, 2, 4, ... threads, large batches.

@@ -242,47 +242,104 @@ fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 
 #define ROL(x, n) _mm256_or_si256(_mm256_slli_epi64((x), (n)), \
 	_mm256_srli_epi64((x), 64 - (n)))
-#define RP(dst, src, rot) b[dst] = ROL(_mm256_xor_si256(a[src], \
-	d[(src) % 5]), rot)
+/* rotations by 8 and 56 are byte shuffles */
+#define ROL8(x) _mm256_shuffle_epi8((x), rot8)
+#define ROL56(x) _mm256_shuffle_epi8((x), rot56)
+#define XOR _mm256_xor_si256
+#define RP(dst, src, rot) b##dst = ROL(XOR(a##src, d##src##m5), rot)
+#define CHI(y0, y1, y2, y3, y4) \
+	a##y0 = XOR(b##y0, _mm256_andnot_si256(b##y1, b##y2)); \
+	a##y1 = XOR(b##y1, _mm256_andnot_si256(b##y2, b##y3)); \
+	a##y2 = XOR(b##y2, _mm256_andnot_si256(b##y3, b##y4)); \
+	a##y3 = XOR(b##y3, _mm256_andnot_si256(b##y4, b##y0)); \
+	a##y4 = XOR(b##y4, _mm256_andnot_si256(b##y0, b##y1))
 
 int
 fa_keccak_x4_avx2(uint64_t *st)
 {
-	__m256i a[25], b[25], c[5], d[5];
-	unsigned i, round, y;
+	__m256i a[25];
+	__m256i a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13;
+	__m256i a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24;
+	__m256i b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13;
+	__m256i b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24;
+	const __m256i rot8 = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6,
+		15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6,
+		15, 8, 9, 10, 11, 12, 13, 14);
+	const __m256i rot56 = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0,
+		9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0,
+		9, 10, 11, 12, 13, 14, 15, 8);
+	unsigned i, round;
 
 	for (i = 0; i < 25; i ++) {
 		a[i] = _mm256_set_epi64x((long long)st[75 + i],
 			(long long)st[50 + i], (long long)st[25 + i],
 			(long long)st[i]);
 	}
+	a0 = a[0]; a1 = a[1]; a2 = a[2]; a3 = a[3]; a4 = a[4];
+	a5 = a[5]; a6 = a[6]; a7 = a[7]; a8 = a[8]; a9 = a[9];
+	a10 = a[10]; a11 = a[11]; a12 = a[12]; a13 = a[13]; a14 = a[14];
+	a15 = a[15]; a16 = a[16]; a17 = a[17]; a18 = a[18]; a19 = a[19];
+	a20 = a[20]; a21 = a[21]; a22 = a[22]; a23 = a[23]; a24 = a[24];
 	for (round = 0; round < 24; round ++) {
-		for (i = 0; i < 5; i ++) {
-			c[i] = _mm256_xor_si256(_mm256_xor_si256(a[i], a[i + 5]),
-				_mm256_xor_si256(_mm256_xor_si256(a[i + 10],
-				a[i + 15]), a[i + 20]));
-		}
-		for (i = 0; i < 5; i ++) {
-			d[i] = _mm256_xor_si256(c[(i + 4) % 5],
-				ROL(c[(i + 1) % 5], 1));
-		}
-		b[0] = _mm256_xor_si256(a[0], d[0]);
+		__m256i c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+
+		c0 = XOR(XOR(XOR(a0, a5), XOR(a10, a15)), a20);
+		c1 = XOR(XOR(XOR(a1, a6), XOR(a11, a16)), a21);
+		c2 = XOR(XOR(XOR(a2, a7), XOR(a12, a17)), a22);
+		c3 = XOR(XOR(XOR(a3, a8), XOR(a13, a18)), a23);
+		c4 = XOR(XOR(XOR(a4, a9), XOR(a14, a19)), a24);
+		d0 = XOR(c4, ROL(c1, 1));
+		d1 = XOR(c0, ROL(c2, 1));
+		d2 = XOR(c1, ROL(c3, 1));
+		d3 = XOR(c2, ROL(c4, 1));
+		d4 = XOR(c3, ROL(c0, 1));
+#define d0m5 d0
+#define d1m5 d1
+#define d2m5 d2
+#define d3m5 d3
+#define d4m5 d4
+#define d5m5 d0
+#define d6m5 d1
+#define d7m5 d2
+#define d8m5 d3
+#define d9m5 d4
+#define d10m5 d0
+#define d11m5 d1
+#define d12m5 d2
+#define d13m5 d3
+#define d14m5 d4
+#define d15m5 d0
+#define d16m5 d1
+#define d17m5 d2
+#define d18m5 d3
+#define d19m5 d4
+#define d20m5 d0
+#define d21m5 d1
+#define d22m5 d2
+#define d23m5 d3
+#define d24m5 d4
+		b0 = XOR(a0, d0);
 		RP(1, 6, 44);   RP(2, 12, 43);  RP(3, 18, 21);  RP(4, 24, 14);
 		RP(5, 3, 28);   RP(6, 9, 20);   RP(7, 10, 3);   RP(8, 16, 45);
 		RP(9, 22, 61);  RP(10, 1, 1);   RP(11, 7, 6);   RP(12, 13, 25);
-		RP(13, 19, 8);  RP(14, 20, 18); RP(15, 4, 27);  RP(16, 5, 36);
-		RP(17, 11, 10); RP(18, 17, 15); RP(19, 23, 56); RP(20, 2, 62);
+		b13 = ROL8(XOR(a19, d4));
+		RP(14, 20, 18); RP(15, 4, 27);  RP(16, 5, 36);
+		RP(17, 11, 10); RP(18, 17, 15);
+		b19 = ROL56(XOR(a23, d3));
+		RP(20, 2, 62);
 		RP(21, 8, 55);  RP(22, 14, 39); RP(23, 15, 41); RP(24, 21, 2);
-		for (y = 0; y < 25; y += 5) {
-			for (i = 0; i < 5; i ++) {
-				a[y + i] = _mm256_xor_si256(b[y + i],
-					_mm256_andnot_si256(b[y + (i + 1) % 5],
-					b[y + (i + 2) % 5]));
-			}
-		}
-		a[0] = _mm256_xor_si256(a[0],
-			_mm256_set1_epi64x((long long)fa_keccak_avx2_rc[round]));
+		CHI(0, 1, 2, 3, 4);
+		CHI(5, 6, 7, 8, 9);
+		CHI(10, 11, 12, 13, 14);
+		CHI(15, 16, 17, 18, 19);
+		CHI(20, 21, 22, 23, 24);
+		a0 = XOR(a0, _mm256_set1_epi64x((long long)fa_keccak_avx2_rc[round]));
 	}
+	a[0] = a0; a[1] = a1; a[2] = a2; a[3] = a3; a[4] = a4;
+	a[5] = a5; a[6] = a6; a[7] = a7; a[8] = a8; a[9] = a9;
+	a[10] = a10; a[11] = a11; a[12] = a12; a[13] = a13; a[14] = a14;
+	a[15] = a15; a[16] = a16; a[17] = a17; a[18] = a18; a[19] = a19;
+	a[20] = a20; a[21] = a21; a[22] = a22; a[23] = a23; a[24] = a24;
 	for (i = 0; i < 25; i ++) {
 		uint64_t t[4];
 
