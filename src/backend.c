@@ -1,7 +1,7 @@
 /*
  * backend.c -- the registry of kernel tables ("backends"), among them the
  * portable backend, which fills no slot: the dispatchers of the kernel
- * seam (src/inner.h) run the portable kernels for every slot a backend
+ * seam (src/kernels.h) run the portable kernels for every slot a backend
  * leaves NULL or declines, so "portable" is the reference and always
  * complete.
  *
@@ -23,7 +23,7 @@ static int always_available(void)
 	return 1;
 }
 
-/* Every slot NULL: the dispatchers (inner.h) run the portable kernels. */
+/* Every slot NULL: the dispatchers (kernels.h) run the portable kernels. */
 const struct fa_kernels fa_backend_portable = {
 	.name = "portable",
 	.available = always_available,

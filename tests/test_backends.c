@@ -1,5 +1,5 @@
 /*
- * test_backends.c -- the kernel seam's contract (src/inner.h), for every
+ * test_backends.c -- the kernel seam's contract (src/kernels.h), for every
  * registered and available backend and for a test backend that declines
  * every call:
  *  - through the dispatcher fa_k_<slot>, each slot gives bit for bit the

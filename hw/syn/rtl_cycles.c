@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "inner.h"
+#include "kernels.h"
 #include "fa_rtl.h"
 #include "fa_rtl_regs.h"
 

@@ -10,7 +10,7 @@
  * multiplication does not matter (both are commutative in IEEE-754,
  * signed zeros included), so a*b is written freely as b*a.
  *
- * Layout (src/inner.h): FFT slot j < n/2 has its real part at f[j] and
+ * Layout (src/kernels.h): FFT slot j < n/2 has its real part at f[j] and
  * its imaginary part at f[j + n/2]. A vector holds four consecutive real
  * parts (or imaginary parts). The two last FFT levels pair values at
  * distance 2 and 1 inside a vector; they are reordered with in-lane

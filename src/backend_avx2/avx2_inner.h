@@ -2,7 +2,7 @@
  * avx2_inner.h -- the AVX2 backend's kernels (src/backend_avx2/).
  *
  * Every function here is the kernel of the slot of the same name under the
- * seam's contract (src/inner.h): bit-identical to the portable kernel, it
+ * seam's contract (src/kernels.h): bit-identical to the portable kernel, it
  * returns FA_KERNEL_DONE, or FA_KERNEL_FALLBACK without writing anything
  * for the sizes too small for its vectors (the dispatcher then runs the
  * portable kernel). These functions use AVX2 (and the sampler BMI2)
