@@ -33,14 +33,20 @@ module sampler_f2i (
 	output wire [63:0] i_o
 );
 	wire [10:0] e = f_i[62:52];
-	wire [63:0] w = {(e != 11'd0), f_i[51:0], 11'd0};
+	// significand << 11; zero for a zero or subnormal input (flushed)
+	wire [63:0] w = (e != 11'd0) ? {1'b1, f_i[51:0], 11'd0} : 64'd0;
 	wire signed [12:0] n = 13'sd1085 - $signed({2'b00, e});
 	wire        in_range = (n < 13'sd64);
 	wire [5:0]  nn = n[5:0];
 	wire [63:0] h = in_range ? (w >> nn) : 64'd0;
-	wire        rest = (w - (h << nn)) != 64'd0;
+	// bits of w below bit nn (in parallel with the shift, rather than
+	// w - (h << nn)): the same flag as fpr_emu.c's `rest`
+	wire [63:0] below = in_range ? ~(64'hFFFFFFFFFFFFFFFF << nn) : 64'hFFFFFFFFFFFFFFFF;
+	wire        rest = (w & below) != 64'd0;
 	wire        sign = f_i[63];
-	wire [63:0] ip = {1'b0, h[63:1]} + {63'd0, floor_i & sign & (h[0] | rest)};
-	assign i_o = sign ? (64'd0 - ip) : ip;
+	wire [63:0] ip = {1'b0, h[63:1]};
+	wire        up = floor_i & (h[0] | rest);   // floor of a negative non-integer
+	// sign ? -(ip + up) : ip, one carry chain: -(ip + up) = ~ip + (1 - up)
+	assign i_o = sign ? (~ip + {63'd0, ~up}) : ip;
 endmodule
 `default_nettype wire
