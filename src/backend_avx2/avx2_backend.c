@@ -22,36 +22,20 @@ static int avx2_available(void)
 #endif
 }
 
+/* Every slot has an AVX2 kernel named fa_<slot>_avx2 (avx2_inner.h). */
+#define AVX2(slot) .slot = fa_##slot##_avx2
+
 const struct fa_kernels fa_backend_avx2 = {
 	.name = "avx2",
 	.available = avx2_available,
 	.simulated = 0,
-	.fft = fa_fft_avx2,
-	.ifft = fa_ifft_avx2,
-	.poly_add = fa_poly_add_avx2,
-	.poly_sub = fa_poly_sub_avx2,
-	.poly_neg = fa_poly_neg_avx2,
-	.poly_adj_fft = fa_poly_adj_fft_avx2,
-	.poly_mul_fft = fa_poly_mul_fft_avx2,
-	.poly_muladj_fft = fa_poly_muladj_fft_avx2,
-	.poly_mulselfadj_fft = fa_poly_mulselfadj_fft_avx2,
-	.poly_mulconst = fa_poly_mulconst_avx2,
-	.poly_div_fft = fa_poly_div_fft_avx2,
-	.poly_invnorm2_fft = fa_poly_invnorm2_fft_avx2,
-	.poly_mul_autoadj_fft = fa_poly_mul_autoadj_fft_avx2,
-	.poly_div_autoadj_fft = fa_poly_div_autoadj_fft_avx2,
-	.poly_LDL_fft = fa_poly_LDL_fft_avx2,
-	.poly_LDLmv_fft = fa_poly_LDLmv_fft_avx2,
-	.poly_split_fft = fa_poly_split_fft_avx2,
-	.poly_merge_fft = fa_poly_merge_fft_avx2,
-	.mq_ntt = fa_mq_ntt_avx2,
-	.mq_intt = fa_mq_intt_avx2,
-	.mq_poly_mul_ntt = fa_mq_poly_mul_ntt_avx2,
-	.samplerz = fa_samplerz_avx2,
-	.samplerz_pair = fa_samplerz_pair_avx2,
-	.prng_refill = fa_prng_refill_avx2,
-	.mlkem_ntt = fa_mlkem_ntt_avx2,
-	.mlkem_invntt = fa_mlkem_invntt_avx2,
-	.mlkem_basemul_acc = fa_mlkem_basemul_acc_avx2,
-	.keccak_x4 = fa_keccak_x4_avx2,
+	AVX2(fft), AVX2(ifft), AVX2(poly_add), AVX2(poly_sub), AVX2(poly_neg),
+	AVX2(poly_adj_fft), AVX2(poly_mul_fft), AVX2(poly_muladj_fft),
+	AVX2(poly_mulselfadj_fft), AVX2(poly_mulconst), AVX2(poly_div_fft),
+	AVX2(poly_invnorm2_fft), AVX2(poly_mul_autoadj_fft),
+	AVX2(poly_div_autoadj_fft), AVX2(poly_LDL_fft), AVX2(poly_LDLmv_fft),
+	AVX2(poly_split_fft), AVX2(poly_merge_fft), AVX2(mq_ntt),
+	AVX2(mq_intt), AVX2(mq_poly_mul_ntt), AVX2(samplerz),
+	AVX2(samplerz_pair), AVX2(prng_refill), AVX2(mlkem_ntt),
+	AVX2(mlkem_invntt), AVX2(mlkem_basemul_acc), AVX2(keccak_x4),
 };
