@@ -154,6 +154,21 @@ def render_avx2():
             row += [0, gammas[8 * v + m]]
         grows.append(row)
     emit("fa_mlkem_avx2_gamma", grows)
+    # Rejection sampling: for each 8-bit mask of accepted 16-bit lanes, the
+    # byte shuffle that moves those lanes, in order, to the front (0x80:
+    # zero byte) (avx2_mlkem.c, fa_mlkem_rej_uniform_avx2).
+    out.append("/* Lane compaction for rejection sampling: entry m moves the 16-bit lanes")
+    out.append("   set in m, in order, to the front of a 128-bit vector. */")
+    out.append("const uint8_t fa_mlkem_avx2_compact[256][16] __attribute__((aligned(16))) = {")
+    for m in range(256):
+        idx = []
+        for i in range(8):
+            if m >> i & 1:
+                idx += [2 * i, 2 * i + 1]
+        idx += [0x80] * (16 - len(idx))
+        out.append("\t{ " + ", ".join("%d" % v for v in idx) + " },")
+    out.append("};")
+    out.append("")
     # Keccak-f[1600] round constants (FIPS 202, Algorithm 5): bit 2^j - 1
     # of RC[i] is rc(j + 7i), rc from the LFSR x^8 + x^6 + x^5 + x^4 + 1.
     def rc_bit(t):

@@ -207,7 +207,14 @@ typedef struct fa_sampler_ctx {
 		unsigned nk), (r, a, b, nk)) \
 	/* Four Keccak-f[1600] permutations, state i at st[25i .. 25i+24] \
 	   (lane (x, y) at x + 5y): ML-KEM's four-way SHAKE sampling. */ \
-	X(keccak_x4, (uint64_t *st), (st))
+	X(keccak_x4, (uint64_t *st), (st)) \
+	/* SampleNTT's parse of one 168-byte SHAKE128 block buf (176 bytes \
+	   readable): in 7 groups of 8 byte triples, each group run only \
+	   while *ctr < 256, appends the group's 12-bit candidates < q to \
+	   a[*ctr..] in stream order (*ctr ends <= 271; a holds 272 values; \
+	   a past the final *ctr is unspecified). */ \
+	X(mlkem_rej_uniform, (int16_t *a, unsigned *ctr, const uint8_t *buf), \
+		(a, ctr, buf))
 
 struct fa_kernels {
 	const char *name;

@@ -1,5 +1,5 @@
 /*
- * test_backends.c -- the kernel seam's contract (src/kernels.h), for every
+ * test_backends.c -- the kernel seam's contract (src/inner.h), for every
  * registered and available backend and for a test backend that declines
  * every call:
  *  - through the dispatcher fa_k_<slot>, each slot gives bit for bit the
@@ -271,16 +271,31 @@ static void test_vector_slots(const struct fa_kernels *be)
 typedef struct {
 	int16_t a[4 * 256], b[4 * 256], r[256];
 	uint64_t st[100];
+	uint8_t buf[176];
+	unsigned ctr;
 } kem_state;
 
 enum {
 	KEM_NTT, KEM_INVNTT, KEM_BASEMUL1, KEM_BASEMUL4, KEM_KECCAK_X4,
-	KEM_COUNT
+	KEM_REJ, KEM_COUNT
 };
 static const char *const kem_names[KEM_COUNT] = {
 	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc(k=1)",
-	"mlkem_basemul_acc(k=4)", "keccak_x4"
+	"mlkem_basemul_acc(k=4)", "keccak_x4", "mlkem_rej_uniform"
 };
+
+/* mlkem_rej_uniform leaves a past *ctr unspecified: cleared after each
+   call so that whole states compare. */
+static int kem_rej(int mode, const struct fa_kernels *be, kem_state *s)
+{
+	int r = CALL(mlkem_rej_uniform, s->a, &s->ctr, s->buf);
+	unsigned u;
+
+	for (u = s->ctr; u < 4 * 256; u ++) {
+		s->a[u] = 0;
+	}
+	return r;
+}
 
 static int kem_call(int id, int mode, const struct fa_kernels *be,
 	kem_state *s, unsigned logn)
@@ -291,6 +306,7 @@ static int kem_call(int id, int mode, const struct fa_kernels *be,
 	case KEM_INVNTT:   return CALL(mlkem_invntt, s->a);
 	case KEM_BASEMUL1: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 1);
 	case KEM_BASEMUL4: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 4);
+	case KEM_REJ:      return kem_rej(mode, be, s);
 	default:           return CALL(keccak_x4, s->st);
 	}
 }
@@ -318,6 +334,19 @@ static void kem_inputs(kem_state *s, int id, int kind)
 	}
 	for (u = 0; u < 100; u ++) {
 		s->st[u] = kind == IN_ZERO ? 0 : tu_rand64(&seed);
+	}
+	if (id == KEM_REJ) {
+		/* a block (0xFF bytes: every candidate 4095, rejected), with a
+		   count that stops before, within or at the end of the block */
+		for (u = 0; u < 168; u ++) {
+			s->buf[u] = kind == IN_ZERO ? 0 : kind == IN_ONE
+				? (u == 3 * (tu_rand64(&seed) % 56) ? 0 : 0xFF)
+				: (uint8_t)tu_rand64(&seed);
+		}
+		s->ctr = (unsigned)(tu_rand64(&seed) % 260);
+		for (u = s->ctr; u < 4 * 256; u ++) {
+			s->a[u] = 0;
+		}
 	}
 }
 

@@ -351,3 +351,63 @@ fa_keccak_x4_avx2(uint64_t *st)
 	}
 	return FA_KERNEL_DONE;
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * SampleNTT's parse (slot mlkem_rej_uniform): a group of 8 byte triples
+ * (24 bytes) gives 16 candidates. The 24 bytes are spread so that each
+ * 128-bit lane holds 4 triples (qwords 0 1 1 2: bytes 0..15 | 8..23),
+ * then each candidate's two bytes go to one 16-bit lane: triple j gives
+ * (b0 | b1 << 8) & 0xFFF and (b1 | b2 << 8) >> 4. Lanes < q form a
+ * 16-bit mask (PEXT of the compare's byte mask), and each half is
+ * compacted by a table shuffle and stored at a + c (8 lanes written,
+ * popcount kept). Candidates come out in stream order, as the portable
+ * kernel appends them.
+ */
+/* Bits set in an 8-bit value (no POPCNT instruction assumed). */
+static inline unsigned
+popcount8(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55);
+	x = (x & 0x33) + ((x >> 2) & 0x33);
+	return (x + (x >> 4)) & 0x0F;
+}
+
+int
+fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
+{
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	const __m256i m12 = _mm256_set1_epi16(0x0FFF);
+	const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5,
+		6, 7, 7, 8, 9, 10, 10, 11, 4, 5, 5, 6, 7, 8, 8, 9,
+		10, 11, 11, 12, 13, 14, 14, 15);
+	unsigned c = *ctr, g;
+
+	for (g = 0; g < 7 && c < MLKEM_N; g ++) {
+		__m256i v = _mm256_loadu_si256(
+			(const __m256i *)(const void *)(buf + 24 * g));
+		__m128i lo, hi;
+		uint32_t m, m0, m1;
+
+		v = _mm256_permute4x64_epi64(v, 0x94);
+		v = _mm256_shuffle_epi8(v, idx);
+		v = _mm256_blend_epi16(_mm256_and_si256(v, m12),
+			_mm256_srli_epi16(v, 4), 0xAA);
+		m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(q, v));
+		m = _pext_u32(m, 0x55555555u);
+		m0 = m & 0xFF;
+		m1 = m >> 8;
+		lo = _mm_shuffle_epi8(_mm256_castsi256_si128(v),
+			_mm_load_si128((const __m128i *)(const void *)
+			fa_mlkem_avx2_compact[m0]));
+		hi = _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+			_mm_load_si128((const __m128i *)(const void *)
+			fa_mlkem_avx2_compact[m1]));
+		_mm_storeu_si128((__m128i *)(void *)(a + c), lo);
+		c += popcount8(m0);
+		_mm_storeu_si128((__m128i *)(void *)(a + c), hi);
+		c += popcount8(m1);
+	}
+	*ctr = c;
+	return FA_KERNEL_DONE;
+}

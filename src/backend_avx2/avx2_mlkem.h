@@ -18,6 +18,7 @@ extern const int16_t fa_mlkem_avx2_inv4[8][2][16];
 extern const int16_t fa_mlkem_avx2_inv2[8][2][16];
 extern const int16_t fa_mlkem_avx2_gamma[16][2][16];
 extern const uint64_t fa_keccak_avx2_rc[24];
+extern const uint8_t fa_mlkem_avx2_compact[256][16];
 
 /* Kernels of the seam's ML-KEM slots (src/inner.h): always
    FA_KERNEL_DONE. */
@@ -28,5 +29,9 @@ int fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a,
 /* Four Keccak-f[1600] permutations at once: st[i*25 .. i*25+24] is
    state i (lane (x, y) at x + 5y). */
 int fa_keccak_x4_avx2(uint64_t *st);
+/* SampleNTT's parse of one SHAKE128 block (slot mlkem_rej_uniform);
+   uses BMI2 (PEXT, POPCNT), which the avx2 backend requires. */
+int fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr,
+	const uint8_t *buf);
 
 #endif

@@ -221,12 +221,36 @@ lanes_to_bytes(uint8_t *out, const uint64_t *st, unsigned nbytes)
 #endif
 }
 
+/* The mlkem_rej_uniform slot (contract in src/kernels.h), portable:
+   groups of 8 triples, each run only while fewer than 256 values are
+   kept. */
+void
+fa_mlkem_rej_uniform_portable(int16_t *a, unsigned *ctr, const uint8_t *buf)
+{
+	unsigned c = *ctr, g, u;
+
+	for (g = 0; g < FA_SHAKE128_RATE / 24 && c < MLKEM_N; g ++) {
+		for (u = 24 * g; u < 24 * g + 24; u += 3) {
+			unsigned d1 = buf[u] | ((unsigned)(buf[u + 1] & 0x0F) << 8);
+			unsigned d2 = (buf[u + 1] >> 4) | ((unsigned)buf[u + 2] << 4);
+
+			if (d1 < MLKEM_Q) {
+				a[c ++] = (int16_t)d1;
+			}
+			if (d2 < MLKEM_Q) {
+				a[c ++] = (int16_t)d2;
+			}
+		}
+	}
+	*ctr = c;
+}
+
 void
 fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
 	const uint8_t ji[4][2], unsigned n, const struct fa_kernels *kt)
 {
 	uint64_t st[100];
-	int16_t acc[4][MLKEM_N + 2];   /* + 2: a triple may overshoot */
+	int16_t acc[4][MLKEM_N + 16];   /* a group may overshoot by 15 */
 	unsigned cnt[4] = { 0, 0, 0, 0 }, t, left;
 
 	for (t = 0; t < 4; t ++) {
@@ -240,29 +264,17 @@ fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
 	while (left > 0) {
 		fa_k_keccak_x4(kt, st);
 		for (t = 0; t < 4; t ++) {
-			uint8_t buf[FA_SHAKE128_RATE];
-			unsigned u, c = cnt[t];
-			int16_t *a = acc[t];
+			uint8_t buf[FA_SHAKE128_RATE + 8];
 
-			if (c >= MLKEM_N) {
+			if (cnt[t] >= MLKEM_N) {
 				continue;
 			}
-			lanes_to_bytes(buf, st + 25 * t, sizeof buf);
-			/* each candidate is stored, and kept (c advances) when
-			   < q; values past the 256th are dropped below */
-			for (u = 0; u < sizeof buf && c < MLKEM_N; u += 3) {
-				unsigned d1 = buf[u]
-					| ((unsigned)(buf[u + 1] & 0x0F) << 8);
-				unsigned d2 = (buf[u + 1] >> 4)
-					| ((unsigned)buf[u + 2] << 4);
-
-				a[c] = (int16_t)d1;
-				c += d1 < MLKEM_Q;
-				a[c] = (int16_t)d2;
-				c += d2 < MLKEM_Q;
-			}
-			cnt[t] = c;
-			left -= c >= MLKEM_N;
+			lanes_to_bytes(buf, st + 25 * t, FA_SHAKE128_RATE);
+			memset(buf + FA_SHAKE128_RATE, 0, 8);
+			/* values past the 256th are dropped below: the first 256
+			   are those of Algorithm 7 */
+			fa_k_mlkem_rej_uniform(kt, acc[t], &cnt[t], buf);
+			left -= cnt[t] >= MLKEM_N;
 		}
 	}
 	for (t = 0; t < n; t ++) {
