@@ -95,6 +95,7 @@ run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-si
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
+run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 
 echo
 echo "steps: $steps run, ${#failed[@]} failed (logs: $LOGS/)"
