@@ -8,7 +8,7 @@ Usage:
     python3 scripts/gen_ntt_tables.py --htp      # checks the oversampling of
                                                  # fa_hash_to_point_ct (hash_to_point.c)
 
-Math (see the top of src/inner.h):
+Math (see the top of src/kernels.h):
   - 7 has multiplicative order 2048 mod q, so psi = 7 is a primitive
     2048-th root of unity and psi_n = 7^(1024/n) a primitive 2n-th one.
   - NTT slot j of a (n = 2^logn) is a(psi_n^(2*brv_logn(j) + 1)).
