@@ -4,6 +4,7 @@
 # build short), then runs its pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup_service.sh
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
   -Ccmake.define.FA_RTL=OFF './python[test]'
 # Run from outside the checkout so that `import falcon_accel` finds the

@@ -5,6 +5,10 @@
     sig = fa.sign(kp.secret_key, b"message")
     assert fa.verify(kp.public_key, b"message", sig)
 
+``verify`` returns False only for a signature that does not verify; a
+malformed key or signature raises FalconError (``verify_status`` gives the
+C code instead).
+
 Batch calls (sign_batch, verify_batch) run on a C worker pool with the
 GIL released; Broker gives queued, batched, asyncio-friendly submission.
 The HTTP service is ``python -m falcon_accel.server``, its load test
@@ -17,19 +21,20 @@ from .core import (BatchError, Backend, BusyError, CancelledError,
                    expanded_key_size, get_logn, keygen, prepare,
                    private_key_size, public_key, public_key_size, sig_format,
                    sign, sign_batch, signature_max_size, signature_size,
-                   strerror, verify, verify_batch, verify_batch_status,
-                   verify_status)
-from .broker import Broker, Job, OP_SIGN, OP_VERIFY
+                   strerror, verdicts, verify, verify_batch,
+                   verify_batch_status, verify_status)
+from .broker import Broker, Job, OP_SIGN, OP_VERIFY, PackedItems
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BatchError", "Backend", "Broker", "BusyError", "CancelledError",
     "DeadlineError", "ExpandedKey", "FalconError", "Job", "KeyPair",
-    "OP_SIGN", "OP_VERIFY", "Pool", "PreparedPublicKey", "SigFormat",
+    "OP_SIGN", "OP_VERIFY", "PackedItems", "Pool", "PreparedPublicKey", "SigFormat",
     "backend", "backends", "cpu_count", "default_backend", "default_pool",
     "expand", "expanded_key_size", "get_logn", "keygen", "prepare",
     "private_key_size", "public_key", "public_key_size", "sig_format",
     "sign", "sign_batch", "signature_max_size", "signature_size", "strerror",
-    "verify", "verify_batch", "verify_batch_status", "verify_status",
+    "verdicts", "verify", "verify_batch", "verify_batch_status",
+    "verify_status",
 ]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cffi import FFI
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 CDEF = r"""
 typedef struct fa_kernels fa_backend;
@@ -202,9 +202,12 @@ void fa_job_release(fa_job *job);
 int fa_py_abi_version(void);
 size_t fa_py_size(int what, unsigned logn);
 size_t fa_py_sizeof(int what);
-long fa_py_pack_b64_items(const uint8_t *keys, const size_t *key_lens,
-    size_t nkeys, const uint32_t *key_idx, const char *b64,
-    size_t b64_len, const size_t *seg_lens, unsigned per, size_t n,
+int fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
+    size_t max_items, size_t *spans, uint32_t *key_idx,
+    size_t *key_spans, size_t max_keys, size_t *info);
+long fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
+    size_t nkeys, const uint32_t *key_idx, const char *body,
+    const size_t *spans, unsigned per, size_t n,
     uint8_t *out, size_t out_cap, size_t *lens_out);
 """
 

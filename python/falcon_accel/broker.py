@@ -14,16 +14,116 @@ import asyncio
 import itertools
 import os
 import threading
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Optional, Sequence,
+                    Tuple, Union)
 
 from ._ffi import ffi, lib
-from .core import (FA_ERR_BADARG, FA_OK, BackendLike, BytesLike, FalconError,
-                   FormatLike, _be, _check, error_for, sig_format)
+from .core import (FA_ERR_BADARG, FA_OK, BackendLike, BatchError, BytesLike,
+                   FalconError, FormatLike, _be, _check, error_for,
+                   sig_format, verdicts)
 
 SIZE_T = "Q" if ffi.sizeof("size_t") == 8 else "I"
 OP_SIGN = 1
 OP_VERIFY = 2
 JOB_PENDING = 1
+
+
+class PackedItems:
+    """The items of one broker job in the broker's packed form, the one
+    representation from Python to the C workers: ``data`` holds, item by
+    item, the key, the message and (verification) the signature back to
+    back; ``lens`` their lengths (2 or 3 per item, size_t); ``n`` items.
+    Build it with ``PackedItems.of`` from tuples, or
+    ``PackedItems.from_json`` from a service request body."""
+
+    __slots__ = ("op", "data", "lens", "n")
+
+    def __init__(self, op: int, data: BytesLike, lens: "array.array",
+                 n: int):
+        if op not in (OP_SIGN, OP_VERIFY):
+            raise FalconError(FA_ERR_BADARG, f"unknown operation {op}")
+        if n < 1 or len(lens) != self.width(op) * n:
+            raise FalconError(FA_ERR_BADARG, "empty job or malformed item")
+        self.op, self.data, self.lens, self.n = op, data, lens, n
+
+    @staticmethod
+    def width(op: int) -> int:
+        """Fields per item: key, message[, signature]."""
+        return 3 if op == OP_VERIFY else 2
+
+    @classmethod
+    def of(cls, op: int, items: "ItemsLike") -> "PackedItems":
+        """From (key, message) or (public key, message, signature)
+        tuples; a PackedItems of the same operation is returned as is."""
+        if isinstance(items, PackedItems):
+            if items.op != op:
+                raise FalconError(FA_ERR_BADARG, "items of another operation")
+            return items
+        width = cls.width(op)
+        parts = [p for t in items for p in t[:width]]
+        n = len(parts) // width
+        if n == 0 or len(parts) != width * n or \
+                any(len(t) != width for t in items):
+            raise FalconError(FA_ERR_BADARG, "empty job or malformed item")
+        return cls(op, b"".join(parts), array.array(SIZE_T, map(len, parts)),
+                   n)
+
+    @classmethod
+    def from_json(cls, op: int, body: bytes,
+                  key_of: Callable[[str], Optional[bytes]],
+                  max_items: int) -> Optional[Tuple["PackedItems",
+                                                    Optional[str]]]:
+        """A service batch body (``{"format": F, "items": [{"key_id",
+        "message"[, "signature"]}, ...]}``, base64 fields) packed in C
+        without a Python object per item: the keys come from
+        ``key_of(key_id)`` (the distinct ids only). Returns (items, the
+        "format" string or None), or None for anything else (other
+        fields, escapes, an unknown key id, invalid base64, more than
+        max_items...): the caller then parses the body itself and
+        reports the culprit."""
+        per = cls.width(op) - 1
+        cap_items = max(1, max_items)
+        spans = ffi.new("size_t[]", 2 * (1 + per) * cap_items)
+        kidx = ffi.new("uint32_t[]", cap_items)
+        kspans = ffi.new("size_t[]", 2 * _MAX_KEYS_FAST)
+        info = ffi.new("size_t[4]")
+        r = lib.fa_py_scan_batch(body, len(body), per, cap_items, spans,
+                                 kidx, kspans, _MAX_KEYS_FAST, info)
+        if r != 0:
+            return None
+        n, nkeys, foff, flen = info[0], info[1], info[2], info[3]
+        keys = []
+        for k in range(nkeys):
+            off, ln = kspans[2 * k], kspans[2 * k + 1]
+            key = key_of(body[off:off + ln].decode("ascii"))
+            if key is None:
+                return None
+            keys.append(key)
+        keyblob = b"".join(keys)
+        klens = array.array(SIZE_T, map(len, keys))
+        cap = n * max(klens) + len(body)
+        out = bytearray(cap)
+        lens = array.array(SIZE_T, bytes(ffi.sizeof("size_t") * (1 + per)
+                                         * n))
+        r = lib.fa_py_pack_b64_spans(
+            ffi.from_buffer(keyblob), ffi.from_buffer("size_t[]", klens),
+            nkeys, kidx, body, spans, per, n, ffi.from_buffer(out), cap,
+            ffi.from_buffer("size_t[]", lens))
+        if r < 0:
+            return None
+        fmt = None if flen == _NO_SPAN else \
+            body[foff:foff + flen].decode("ascii")
+        return cls(op, memoryview(out)[:r], lens, n), fmt
+
+    def field_lengths(self, k: int) -> "array.array":
+        """Lengths of field k (0 key, 1 message, 2 signature) of every
+        item."""
+        return self.lens[k::self.width(self.op)]
+
+
+ItemsLike = Union[PackedItems, Sequence[Tuple]]
+_MAX_KEYS_FAST = 64
+_NO_SPAN = (1 << (8 * ffi.sizeof("size_t"))) - 1
 
 
 class Job:
@@ -190,68 +290,45 @@ class Broker:
 
     # -- submission -----------------------------------------------------------
 
-    def _submit(self, op: int, items: Sequence[Tuple], fmt: int,
-                timeout: Optional[float], backend: BackendLike,
-                notify: bool, tag: int) -> Job:
-        width = 3 if op == OP_VERIFY else 2
-        parts = [p for t in items for p in t[:width]]
-        if len(parts) != width * len(items):
-            raise FalconError(FA_ERR_BADARG, "malformed item")
-        return self._submit_parts(op, parts, fmt, timeout, backend, notify,
-                                  tag)
-
-    def _submit_parts(self, op: int, parts: List[BytesLike], fmt: int,
-                      timeout: Optional[float], backend: BackendLike,
-                      notify: bool, tag: int) -> Job:
-        """Submit items given flat: key, message[, signature], ..."""
-        width = 3 if op == OP_VERIFY else 2
-        n = len(parts) // width
-        if n == 0 or len(parts) != n * width:
-            raise FalconError(FA_ERR_BADARG, "empty job or malformed item")
-        # Packed form: one buffer and one array of lengths (two C
-        # conversions per job instead of several per item).
-        return self._submit_packed(op, (b"".join(parts),
-                                        array.array(SIZE_T, map(len, parts)),
-                                        n), fmt, timeout, backend, notify, tag)
-
-    def _submit_packed(self, op: int, packed: Tuple[Any, Any, int], fmt: int,
-                       timeout: Optional[float], backend: BackendLike,
-                       notify: bool, tag: int) -> Job:
-        """Submit (data, lens, n) in the layout of
-        fa_broker_submit_packed."""
-        data, lens, n = packed
+    def submit(self, items: "PackedItems", format: FormatLike = None,
+               timeout: Optional[float] = None, backend: BackendLike = None,
+               notify: bool = False, tag: int = 0) -> Job:
+        """Queue a job of packed items (the one submission path; the
+        helpers below pack their tuples first). `format`: a signing
+        format (default compressed) or, for verification, one more
+        "any" (the default)."""
+        verify = items.op == OP_VERIFY
+        fmt = int(sig_format(format if format is not None else
+                             ("any" if verify else "compressed"), verify))
         opt = ffi.new("fa_job_options *")
-        opt.op = op
+        opt.op = items.op
         opt.be = _be(backend)
         opt.sig_format = fmt
         opt.timeout_us = 0 if timeout is None else max(1, int(timeout * 1e6))
         opt.tag = tag
         opt.notify = 1 if notify else 0
         out = ffi.new("fa_job **")
+        data = items.data
         r = lib.fa_broker_submit_packed(
             self._b(), opt, ffi.from_buffer(data) if len(data) else ffi.NULL,
-            len(data), ffi.from_buffer("size_t[]", lens), n, out)
+            len(data), ffi.from_buffer("size_t[]", items.lens), items.n, out)
         _check(r, "submit")
         return Job(out[0])
 
-    def submit_sign(self, items: Sequence[Tuple[BytesLike, BytesLike]],
-                    format: FormatLike = "compressed",
+    def submit_sign(self, items: ItemsLike, format: FormatLike = "compressed",
                     timeout: Optional[float] = None,
                     backend: BackendLike = None) -> Job:
         """Queue (private key, message) items; raises BusyError when the
         queue is full. `timeout`: deadline in seconds from now."""
-        return self._submit(OP_SIGN, items, int(sig_format(format)), timeout,
-                            backend, False, 0)
+        return self.submit(PackedItems.of(OP_SIGN, items), format, timeout,
+                           backend)
 
-    def submit_verify(self, items: Sequence[Tuple[BytesLike, BytesLike,
-                                                  BytesLike]],
-                      format: FormatLike = "any",
+    def submit_verify(self, items: ItemsLike, format: FormatLike = "any",
                       timeout: Optional[float] = None,
                       backend: BackendLike = None) -> Job:
         """Queue (public key, message, signature) items."""
-        return self._submit(OP_VERIFY, items,
-                            int(sig_format(format, verify=True)), timeout,
-                            backend, False, 0)
+        return self.submit(PackedItems.of(OP_VERIFY, items), format, timeout,
+                           backend)
 
     # -- blocking helpers -----------------------------------------------------
 
@@ -260,25 +337,39 @@ class Broker:
         job.raise_for_status()
         sigs = job.signatures()
         if any(s is None for s in sigs):
-            from .core import BatchError
             raise BatchError(job.item_statuses(), "sign")
         return sigs  # type: ignore[return-value]
 
-    def sign(self, items, format: FormatLike = "compressed",
+    @staticmethod
+    def _verify_results(job: Job) -> List[int]:
+        job.raise_for_status()
+        return job.item_statuses()
+
+    def sign(self, items: ItemsLike, format: FormatLike = "compressed",
              timeout: Optional[float] = None,
              backend: BackendLike = None) -> List[bytes]:
+        """Signatures in item order; BatchError if an item failed."""
         job = self.submit_sign(items, format, timeout, backend)
         job.wait()
         return self._sign_results(job)
 
-    def verify(self, items, format: FormatLike = "any",
-               timeout: Optional[float] = None,
-               backend: BackendLike = None) -> List[int]:
-        """Each item's C result (0 = valid)."""
+    def verify_status(self, items: ItemsLike, format: FormatLike = "any",
+                      timeout: Optional[float] = None,
+                      backend: BackendLike = None) -> List[int]:
+        """Each item's C result: 0 (valid), FA_ERR_BADSIG or a decoding
+        error code."""
         job = self.submit_verify(items, format, timeout, backend)
         job.wait()
-        job.raise_for_status()
-        return job.item_statuses()
+        return self._verify_results(job)
+
+    def verify(self, items: ItemsLike, format: FormatLike = "any",
+               timeout: Optional[float] = None,
+               backend: BackendLike = None) -> List[bool]:
+        """Booleans as falcon_accel.verify_batch: True valid, False does
+        not verify; BatchError (``errors``: the codes) if an item is
+        malformed. verify_status gives the codes."""
+        return verdicts(self.verify_status(items, format, timeout, backend),
+                        "verify")
 
     # -- asyncio ----------------------------------------------------------------
 
@@ -294,17 +385,19 @@ class Broker:
                               "broker is bound to another event loop")
         return self._async
 
-    async def _run_async(self, op: int, items, fmt: int,
-                         timeout: Optional[float],
-                         backend: BackendLike, flat: Any = False) -> Job:
+    async def run_async(self, items: "PackedItems",
+                        format: FormatLike = None,
+                        timeout: Optional[float] = None,
+                        backend: BackendLike = None) -> Job:
+        """Submit packed items and await the job without blocking the event
+        loop (cancelling the awaiting task cancels the C job); the done
+        Job is returned. BusyError at once when the queue is full."""
         binding = self._binding()
         tag = next(self._tags)
         fut = binding.loop.create_future()
         binding.pending[tag] = fut
         try:
-            submit = {False: self._submit, True: self._submit_parts,
-                      "packed": self._submit_packed}[flat]
-            job = submit(op, items, fmt, timeout, backend, True, tag)
+            job = self.submit(items, format, timeout, backend, True, tag)
         except BaseException:
             binding.pending.pop(tag, None)
             raise
@@ -316,32 +409,32 @@ class Broker:
             raise
         return job
 
-    async def sign_async(self, items, format: FormatLike = "compressed",
+    async def sign_async(self, items: ItemsLike,
+                         format: FormatLike = "compressed",
                          timeout: Optional[float] = None,
-                         backend: BackendLike = None,
-                         flat: Any = False) -> List[bytes]:
+                         backend: BackendLike = None) -> List[bytes]:
         """Sign without blocking the event loop; BusyError at once when
-        the queue is full, DeadlineError if `timeout` passed. `flat`:
-        True for one list [sk, msg, sk, msg, ...], "packed" for (data,
-        lens, n) as fa_broker_submit_packed takes them."""
-        job = await self._run_async(OP_SIGN, items,
-                                    int(sig_format(format)), timeout, backend,
-                                    flat)
+        the queue is full, DeadlineError if `timeout` passed."""
+        job = await self.run_async(PackedItems.of(OP_SIGN, items), format,
+                                   timeout, backend)
         return self._sign_results(job)
 
-    async def verify_async(self, items, format: FormatLike = "any",
+    async def verify_status_async(self, items: ItemsLike,
+                                  format: FormatLike = "any",
+                                  timeout: Optional[float] = None,
+                                  backend: BackendLike = None) -> List[int]:
+        """Each item's C result (0 = valid), awaited."""
+        job = await self.run_async(PackedItems.of(OP_VERIFY, items), format,
+                                   timeout, backend)
+        return self._verify_results(job)
+
+    async def verify_async(self, items: ItemsLike, format: FormatLike = "any",
                            timeout: Optional[float] = None,
-                           backend: BackendLike = None,
-                           flat: Any = False) -> List[int]:
-        """Each item's C result (0 = valid). `flat` True: items given as
-        one list [pk, msg, sig, pk, msg, sig, ...] (saves building
-        tuples); "packed": items is (data, lens, n) as
-        fa_broker_submit_packed takes them."""
-        job = await self._run_async(OP_VERIFY, items,
-                                    int(sig_format(format, verify=True)),
-                                    timeout, backend, flat)
-        job.raise_for_status()
-        return job.item_statuses()
+                           backend: BackendLike = None) -> List[bool]:
+        """Booleans as verify(), awaited."""
+        return verdicts(await self.verify_status_async(items, format,
+                                                       timeout, backend),
+                        "verify")
 
     # -- keys and metrics -------------------------------------------------------
 

@@ -5,7 +5,10 @@ specification (round 3): public key header ``0x00 + logn``, private key
 ``0x50 + logn``, signature formats compressed / padded / constant-time
 (``SigFormat``). Every failure of the C library is raised as
 ``FalconError`` (or a subclass) carrying the C error code; verification
-returns ``False`` for an invalid signature instead of raising.
+returns ``False`` only for a well-formed signature that does not verify;
+a malformed key or signature (a decoding error) raises ``FalconError``,
+in single calls, batches and the broker alike. The ``*_status`` variants
+return every item's C code instead.
 """
 from __future__ import annotations
 
@@ -21,19 +24,10 @@ BytesLike = Union[bytes, bytearray, memoryview]
 # ---------------------------------------------------------------------------
 # Errors
 
-FA_OK = 0
-ERROR_NAMES = {
-    -1: "RANDOM", -2: "SIZE", -3: "FORMAT", -4: "BADSIG", -5: "BADARG",
-    -6: "INTERNAL", -7: "HEADER", -8: "LENGTH", -9: "COEFF_RANGE",
-    -10: "MINUS_ZERO", -11: "PADDING", -12: "BACKEND", -13: "BUSY",
-    -14: "KEY", -15: "CANCELLED", -16: "DEADLINE",
-}
-FA_ERR_BADSIG = -4
-FA_ERR_BADARG = -5
-FA_ERR_BACKEND = -12
-FA_ERR_BUSY = -13
-FA_ERR_CANCELLED = -15
-FA_ERR_DEADLINE = -16
+from ._errors import (ERROR_NAMES, FA_ERR_BACKEND, FA_ERR_BADARG,  # noqa: F401
+                      FA_ERR_BADSIG, FA_ERR_BUSY, FA_ERR_CANCELLED,
+                      FA_ERR_DEADLINE, FA_ERR_FORMAT, FA_ERR_INTERNAL,
+                      FA_OK)
 
 
 class FalconError(Exception):
@@ -64,10 +58,11 @@ class BatchError(FalconError):
     """Some items of a batch failed; ``errors`` holds every item's code
     (0 for success); ``code`` is the first failure's."""
 
-    def __init__(self, errors: Sequence[int], message: str = "batch"):
+    def __init__(self, errors: Sequence[int], message: str = "batch",
+                 ok=lambda e: e == FA_OK):
         self.errors = list(errors)
-        first = next(e for e in self.errors if e != FA_OK)
-        failed = sum(1 for e in self.errors if e != FA_OK)
+        first = next(e for e in self.errors if not ok(e))
+        failed = sum(1 for e in self.errors if not ok(e))
         super().__init__(first, f"{message}: {failed} of "
                          f"{len(self.errors)} items failed, first")
 
@@ -149,7 +144,7 @@ def signature_max_size(logn: int) -> int:
 
 def get_logn(obj: BytesLike) -> int:
     """Degree (logn) of an encoded key or signature, from its header."""
-    r = lib.fa_get_logn(ffi.from_buffer(obj), len(obj)) if len(obj) else -3
+    r = lib.fa_get_logn(ffi.from_buffer(obj), len(obj)) if len(obj) else FA_ERR_FORMAT
     if r < 0:
         raise error_for(r, "header")
     return int(r)
@@ -344,7 +339,7 @@ def verify_status(public_key: PublicKeyLike, message: BytesLike,
     mp, ml = _buf(message)
     gp, gl = _buf(signature)
     if gl == 0:
-        return -3
+        return FA_ERR_FORMAT
     if isinstance(public_key, PreparedPublicKey):
         item = ffi.new("fa_verify_item *")
         item.sig, item.sig_len, item.pp = gp, gl, public_key._pp
@@ -359,12 +354,31 @@ def verify_status(public_key: PublicKeyLike, message: BytesLike,
 def verify(public_key: PublicKeyLike, message: BytesLike, signature: BytesLike,
            format: FormatLike = SigFormat.ANY,
            backend: BackendLike = None) -> bool:
-    """True if `signature` is a valid signature of `message`; False for a
-    wrong or malformed signature. Bad arguments raise FalconError."""
-    r = verify_status(public_key, message, signature, format, backend)
-    if r == FA_ERR_BADARG:
-        raise FalconError(r, "verify")
-    return r == FA_OK
+    """True if `signature` is a valid signature of `message`, False if it
+    is well formed but does not verify. A malformed public key or
+    signature (wrong header, length, padding, coefficient...) or a bad
+    argument raises FalconError with the C code (verify_status returns
+    it instead)."""
+    return _verdict(verify_status(public_key, message, signature, format,
+                                  backend), "verify")
+
+
+def _verdict(code: int, what: str) -> bool:
+    """True for FA_OK, False for FA_ERR_BADSIG, FalconError otherwise."""
+    if code == FA_OK:
+        return True
+    if code == FA_ERR_BADSIG:
+        return False
+    raise error_for(code, what)
+
+
+def verdicts(codes: Sequence[int], what: str = "verify") -> List[bool]:
+    """Per-item C results as booleans (True: valid, False: does not
+    verify); BatchError (``errors``: every item's code) if any item is
+    malformed or failed otherwise."""
+    if any(c != FA_OK and c != FA_ERR_BADSIG for c in codes):
+        raise BatchError(codes, what, lambda c: c in (FA_OK, FA_ERR_BADSIG))
+    return [c == FA_OK for c in codes]
 
 
 # ---------------------------------------------------------------------------
@@ -377,7 +391,7 @@ class Pool:
     def __init__(self, threads: int = 0):
         ptr = lib.fa_pool_new(int(threads))
         if ptr == ffi.NULL:
-            raise FalconError(-6, "pool")
+            raise FalconError(FA_ERR_INTERNAL, "pool")
         self._ptr = ffi.gc(ptr, lib.fa_pool_free)
 
     @property
@@ -501,6 +515,8 @@ def verify_batch(items: Iterable[Tuple[PublicKeyLike, BytesLike, BytesLike]],
                  format: FormatLike = SigFormat.ANY,
                  pool: Optional[Pool] = None,
                  backend: BackendLike = None) -> List[bool]:
-    """Like verify_batch_status, as booleans (True = valid)."""
-    return [r == FA_OK for r in verify_batch_status(items, format, pool,
-                                                    backend)]
+    """Like verify_batch_status, as booleans (True = valid, False = does
+    not verify), as verify() for each item: BatchError (``errors``: every
+    item's code) if an item is malformed."""
+    return verdicts(verify_batch_status(items, format, pool, backend),
+                    "verify_batch")

@@ -18,15 +18,20 @@ the --token-file; without a token file they are refused (403). Errors are
 JSON ``{"error": {"status", "code", "message"[, "fa_code"]}}``; the
 connection and the service survive every bad request.
 
-The server is a small HTTP/1.1 implementation on asyncio streams
-(keep-alive, Content-Length bodies only); all cryptography runs on the C
-broker's threads and completions come back through the event loop, so one
-Python thread serves every connection.
+The application is ASGI (Starlette) served by uvicorn: optional TLS
+(--tls-cert/--tls-key), a bound on open connections (--max-connections;
+over it requests get 503), and on SIGTERM or SIGINT a graceful shutdown
+that stops accepting, lets in-flight requests finish, then stops the
+broker. All cryptography runs on the C broker's threads; completions come
+back through the event loop. Batch bodies of the usual form are read and
+base64-decoded in C straight into the broker's packed item layout
+(falcon_accel.broker.PackedItems.from_json), so a batch costs no Python
+work per item; any other body is parsed with the json module, which
+names the culprit of a bad request.
 """
 from __future__ import annotations
 
 import argparse
-import array
 import asyncio
 import base64
 import binascii
@@ -34,29 +39,73 @@ import hmac
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+import uvicorn
+from prometheus_client import CollectorRegistry, Counter, Gauge
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
+                                    HistogramMetricFamily)
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
 from . import core
-from ._ffi import ffi, lib
-from .broker import SIZE_T, Broker
+from .broker import OP_SIGN, OP_VERIFY, Broker, PackedItems
 from .keystore import KeyStore
 
 DEFAULT_MAX_BODY = 1 << 20
 DEFAULT_MAX_ITEMS = 1024
-MAX_HEADER_BYTES = 16384
-IDLE_TIMEOUT_S = 60.0      # keep-alive connection with no new request
-READ_TIMEOUT_S = 30.0      # request head or body arriving too slowly
-REASONS = {200: "OK", 201: "Created", 400: "Bad Request",
-           401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-           405: "Method Not Allowed", 411: "Length Required",
-           413: "Payload Too Large", 415: "Unsupported Media Type",
-           422: "Unprocessable Entity", 431: "Request Header Fields Too Large",
-           500: "Internal Server Error", 501: "Not Implemented",
-           503: "Service Unavailable", 504: "Gateway Timeout"}
+DEFAULT_MAX_CONNECTIONS = 1024
+IDLE_TIMEOUT_S = 60        # keep-alive connection with no new request
+READ_TIMEOUT_S = 30.0      # request body arriving too slowly
+SHUTDOWN_TIMEOUT_S = 30    # in-flight requests at SIGTERM, then cancelled
+
+# The routes: method, path, handler, token needed, request and response
+# models (component schemas of openapi.json; the tests check the document
+# against this table and REQUEST_FIELDS, and responses against it).
+ROUTES: List[Tuple[str, str, str, bool, Optional[str], Optional[str]]] = [
+    ("GET", "/health", "health", False, None, "Health"),
+    ("GET", "/metrics", "metrics", False, None, None),
+    ("GET", "/openapi.json", "get_openapi", False, None, None),
+    ("POST", "/v1/keys", "create_key", True, "CreateKeyRequest",
+     "PublicKey"),
+    ("GET", "/v1/keys/{key_id}", "get_key", False, None, "PublicKey"),
+    ("POST", "/v1/keys/{key_id}/sign", "sign_one", True, "SignRequest",
+     "SignResponse"),
+    ("POST", "/v1/sign/batch", "sign_batch", True, "SignBatchRequest",
+     "SignBatchResponse"),
+    ("POST", "/v1/verify", "verify_one", False, "VerifyRequest",
+     "VerifyResponse"),
+    ("POST", "/v1/verify/batch", "verify_batch", False,
+     "VerifyBatchRequest", "VerifyBatchResponse"),
+]
+
+# Fields the handlers read from each request model: (all, required).
+REQUEST_FIELDS: Dict[str, Tuple[frozenset, frozenset]] = {
+    "CreateKeyRequest": (frozenset({"logn"}), frozenset()),
+    "SignRequest": (frozenset({"message", "format"}),
+                    frozenset({"message"})),
+    "SignBatchRequest": (frozenset({"items", "format"}),
+                         frozenset({"items"})),
+    "SignBatchItem": (frozenset({"key_id", "message"}),
+                      frozenset({"key_id", "message"})),
+    "VerifyRequest": (frozenset({"key_id", "public_key", "message",
+                                 "signature", "format"}),
+                      frozenset({"message", "signature"})),
+    "VerifyBatchRequest": (frozenset({"items", "format"}),
+                           frozenset({"items"})),
+    "VerifyItem": (frozenset({"key_id", "public_key", "message",
+                              "signature"}),
+                   frozenset({"message", "signature"})),
+}
 
 
 def openapi_path() -> Path:
@@ -86,6 +135,10 @@ class HttpError(Exception):
             err["fa_code"] = self.fa_code
         return {"error": err}
 
+    def response(self) -> Response:
+        return Response(json.dumps(self.body()).encode(), self.status,
+                        self.headers, "application/json")
+
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
@@ -94,21 +147,36 @@ def _b64(data: bytes) -> str:
 if sys.version_info >= (3, 11):
     def _strict_b64(v: str) -> bytes:
         return binascii.a2b_base64(v, strict_mode=True)
+
+    def _within(seconds: float):
+        return asyncio.timeout(seconds)
 else:
     def _strict_b64(v: str) -> bytes:
         return base64.b64decode(v, validate=True)
 
-if sys.version_info >= (3, 11):
-    async def _read_within(aw, seconds: float):
-        """Await `aw` for at most `seconds` (asyncio.TimeoutError)."""
-        async with asyncio.timeout(seconds):   # no task per read
-            return await aw
-else:
-    async def _read_within(aw, seconds: float):
-        return await asyncio.wait_for(aw, seconds)
+    class _within:  # asyncio.timeout for Python < 3.11
+        def __init__(self, seconds: float):
+            self.seconds = seconds
 
-# Largest signature per public-key header byte (0x01..0x0A).
+        async def __aenter__(self):
+            loop = asyncio.get_running_loop()
+            task = asyncio.current_task()
+            self.expired = False
+
+            def fire():
+                self.expired = True
+                task.cancel()
+            self.handle = loop.call_later(self.seconds, fire)
+
+        async def __aexit__(self, et, ev, tb):
+            self.handle.cancel()
+            if self.expired and et is asyncio.CancelledError:
+                raise asyncio.TimeoutError
+            return False
+
+# Largest signature per degree, and the degree of each public key size.
 _SIG_MAX = {logn: core.signature_max_size(logn) for logn in range(1, 11)}
+_PK_LOGN = {core.public_key_size(logn): logn for logn in range(1, 11)}
 
 
 def _unb64(obj: Dict[str, Any], field: str, where: str = "") -> bytes:
@@ -122,8 +190,9 @@ def _unb64(obj: Dict[str, Any], field: str, where: str = "") -> bytes:
         raise HttpError(400, "bad_request", f"{where}{field}: invalid base64")
 
 
-def _fmt(obj: Dict[str, Any], verify: bool) -> core.SigFormat:
-    v = obj.get("format", "any" if verify else "compressed")
+def _fmt_value(v: Any, verify: bool) -> core.SigFormat:
+    if v is None:
+        v = "any" if verify else "compressed"
     if not isinstance(v, str):
         raise HttpError(400, "bad_request", "format: must be a string")
     try:
@@ -132,6 +201,10 @@ def _fmt(obj: Dict[str, Any], verify: bool) -> core.SigFormat:
         allowed = "compressed, padded, ct" + (", any" if verify else "")
         raise HttpError(400, "bad_request",
                         f"format: {v!r} is not one of {allowed}")
+
+
+def _fmt(obj: Dict[str, Any], verify: bool) -> core.SigFormat:
+    return _fmt_value(obj.get("format"), verify)
 
 
 def _check_public_key(pk: bytes, where: str = "") -> None:
@@ -150,6 +223,7 @@ def _check_signature(sig: bytes, logn: int, where: str = "") -> None:
 
 
 def _fa_error(e: core.FalconError) -> HttpError:
+    """The HTTP answer to a C library error (fa_code: the C code)."""
     if isinstance(e, core.BusyError):
         return HttpError(503, "busy", "signing queue full, retry later",
                          e.code, {"Retry-After": "1"})
@@ -158,58 +232,180 @@ def _fa_error(e: core.FalconError) -> HttpError:
                          e.code)
     if isinstance(e, core.CancelledError):
         return HttpError(503, "cancelled", "request cancelled", e.code)
-    return HttpError(422, "falcon_error", str(e), e.code)
+    status, code = _FA_HTTP.get(e.name, (422, "falcon_error"))
+    return HttpError(status, code, str(e), e.code)
+
+
+# C error codes that are the service's fault rather than the request's, by
+# name (FA_ERR_*): a stored private key that fails the library's key
+# check, signing that gave up after its attempt bound, no randomness.
+_FA_HTTP = {
+    "INTERNAL": (500, "internal"),
+    "RANDOM": (500, "random_source"),
+    "KEY": (500, "bad_key_file"),
+    "SIGN_ATTEMPTS": (500, "signing_gave_up"),
+}
+
+
+def _packed_sig_lengths_ok(items: PackedItems) -> bool:
+    """Every signature length possible for its key's degree (else the
+    detailed path reports the item)."""
+    logns = [_PK_LOGN.get(k) for k in set(items.field_lengths(0))]
+    if None in logns:
+        return False
+    sig_lens = items.field_lengths(2)
+    return min(sig_lens) >= 42 and max(sig_lens) <= _SIG_MAX[min(logns)]
+
+
+def _route_path(method: str, path: str) -> str:
+    """The router's pattern: a key id in a GET takes the rest of the path
+    (a percent-encoded "../x" is then an unknown key, not a missing
+    route)."""
+    if method == "GET" and path.endswith("{key_id}"):
+        return path[:-1] + ":path}"
+    return path
 
 
 class SigningService:
-    """Request handling, independent of the HTTP transport."""
+    """Request handling: a Starlette application on a broker and a key
+    directory."""
 
     def __init__(self, key_dir: os.PathLike, token: Optional[str],
                  broker: Broker, max_items: int = DEFAULT_MAX_ITEMS,
-                 job_timeout: float = 30.0, default_logn: int = 9):
+                 job_timeout: float = 30.0, default_logn: int = 9,
+                 max_body: int = DEFAULT_MAX_BODY):
         self.keys = KeyStore(key_dir)
         self.token = token
         self.broker = broker
         self.max_items = max_items
+        self.max_body = max_body
         self.job_timeout = job_timeout
         self.default_logn = default_logn
         self.started = time.time()
-        self.requests: Dict[str, int] = {}
         self.openapi = openapi_path().read_bytes()
-        self.routes: List[Tuple[str, List[str], Callable]] = [
-            ("GET", ["health"], self.health),
-            ("GET", ["metrics"], self.metrics),
-            ("GET", ["openapi.json"], self.get_openapi),
-            ("POST", ["v1", "keys"], self.create_key),
-            ("GET", ["v1", "keys", "*"], self.get_key),
-            ("POST", ["v1", "keys", "*", "sign"], self.sign_one),
-            ("POST", ["v1", "sign", "batch"], self.sign_batch),
-            ("POST", ["v1", "verify"], self.verify_one),
-            ("POST", ["v1", "verify", "batch"], self.verify_batch),
-        ]
+        self.registry = CollectorRegistry()
+        self.registry.register(_BrokerCollector(self))
+        self.http_requests = Counter(
+            "falcon_http_requests", "HTTP responses by status code.",
+            ["code"], registry=self.registry)
+        self.http_in_flight = Gauge(
+            "falcon_http_requests_in_flight",
+            "Requests being handled now.", registry=self.registry)
+        self.on_shutdown: List[Callable[[], None]] = []
+        self.app = Starlette(
+            routes=[Route(_route_path(method, path), self._endpoint(name),
+                          methods=[method])
+                    for method, path, name, _, _, _ in ROUTES],
+            exception_handlers={HTTPException: self._http_exception,
+                                Exception: self._internal_error},
+            lifespan=self._lifespan)
 
     # -- plumbing -------------------------------------------------------------
 
-    def _auth(self, headers: Dict[str, str]) -> None:
+    def _endpoint(self, name: str):
+        # The handler is looked up per request (tests replace one).
+        async def endpoint(request: Request) -> Response:
+            self.http_in_flight.inc()
+            try:
+                resp = await getattr(self, name)(request)
+            except HttpError as e:
+                resp = e.response()
+            except core.FalconError as e:
+                resp = _fa_error(e).response()
+            finally:
+                self.http_in_flight.dec()
+            self.http_requests.labels(str(resp.status_code)).inc()
+            return resp
+        endpoint.__name__ = name
+        return endpoint
+
+    async def _http_exception(self, request: Request,
+                              exc: HTTPException) -> Response:
+        """404 and 405 from the router, as JSON errors."""
+        if exc.status_code == 405:
+            e = HttpError(405, "method_not_allowed",
+                          f"{request.method} not allowed on "
+                          f"{request.url.path}", headers=exc.headers)
+        elif exc.status_code == 404:
+            e = HttpError(404, "not_found", f"no route {request.url.path}")
+        else:
+            e = HttpError(exc.status_code, "http_error", str(exc.detail),
+                          headers=exc.headers)
+        self.http_requests.labels(str(e.status)).inc()
+        return e.response()
+
+    async def _internal_error(self, request: Request,
+                              exc: Exception) -> Response:
+        self.http_requests.labels("500").inc()
+        return HttpError(500, "internal",
+                         f"internal error: {type(exc).__name__}").response()
+
+    def _lifespan(self, app):
+        service = self
+
+        class Lifespan:
+            async def __aenter__(self):
+                return None
+
+            async def __aexit__(self, *exc):
+                for fn in service.on_shutdown:
+                    fn()
+                return False
+        return Lifespan()
+
+    def _auth(self, request: Request) -> None:
         if self.token is None:
             raise HttpError(403, "forbidden",
                             "signing is disabled: no --token-file configured")
-        got = headers.get("authorization", "")
+        got = request.headers.get("authorization", "")
         if not got.startswith("Bearer ") or not hmac.compare_digest(
                 got[7:].strip().encode(), self.token.encode()):
             raise HttpError(401, "unauthorized",
                             "missing or wrong bearer token",
                             headers={"WWW-Authenticate": "Bearer"})
 
+    async def _body(self, request: Request) -> bytes:
+        """The request body, at most max_body bytes (413 and the
+        connection closed past it), within READ_TIMEOUT_S."""
+        too_large = HttpError(413, "body_too_large",
+                              f"body over the limit of {self.max_body} "
+                              "bytes", headers={"Connection": "close"})
+        cl = request.headers.get("content-length")
+        if cl is not None and cl.isdigit() and int(cl) > self.max_body:
+            too_large.message = (f"body of {cl} bytes over the limit of "
+                                 f"{self.max_body}")
+            raise too_large
+        chunks, size = [], 0
+        try:
+            async with _within(READ_TIMEOUT_S):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > self.max_body:
+                        raise too_large
+                    chunks.append(chunk)
+        except asyncio.TimeoutError:
+            raise HttpError(400, "bad_request",
+                            "request body not received in time",
+                            headers={"Connection": "close"})
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
     @staticmethod
-    def _json(body: bytes, headers: Dict[str, str],
-              allow_empty: bool = False) -> Dict[str, Any]:
-        if not body and allow_empty:
-            return {}
-        ctype = headers.get("content-type", "application/json")
+    def _json_type(request: Request) -> None:
+        ctype = request.headers.get("content-type", "application/json")
         if "json" not in ctype.split(";")[0]:
             raise HttpError(415, "unsupported_media_type",
                             "body must be application/json")
+
+    async def _json(self, request: Request,
+                    allow_empty: bool = False) -> Dict[str, Any]:
+        body = await self._body(request)
+        if not body and allow_empty:
+            return {}
+        self._json_type(request)
+        return self._parse(body)
+
+    @staticmethod
+    def _parse(body: bytes) -> Dict[str, Any]:
         try:
             obj = json.loads(body)
         except (ValueError, UnicodeDecodeError) as e:
@@ -243,48 +439,27 @@ class SigningService:
                             else f"{where}key_id: required string")
         return rec
 
-    async def dispatch(self, method: str, target: str,
-                       headers: Dict[str, str], body: bytes
-                       ) -> Tuple[int, Dict[str, str], bytes]:
-        path = target.split("?", 1)[0]
-        parts = [p for p in path.split("/") if p]
-        try:
-            allowed = []
-            for m, pattern, fn in self.routes:
-                if len(pattern) == len(parts) and all(
-                        a == "*" or a == b for a, b in zip(pattern, parts)):
-                    if m == method or (m == "GET" and method == "HEAD"):
-                        args = [b for a, b in zip(pattern, parts) if a == "*"]
-                        status, hdrs, out = await fn(headers, body, *args)
-                        break
-                    allowed.append(m)
-            else:
-                if allowed:
-                    raise HttpError(405, "method_not_allowed",
-                                    f"{method} not allowed on {path}",
-                                    headers={"Allow": ", ".join(allowed)})
-                raise HttpError(404, "not_found", f"no route {path}")
-        except HttpError as e:
-            status, hdrs = e.status, dict(e.headers)
-            out = json.dumps(e.body()).encode()
-            hdrs["Content-Type"] = "application/json"
-        except core.FalconError as e:
-            he = _fa_error(e)
-            status, hdrs = he.status, dict(he.headers)
-            out = json.dumps(he.body()).encode()
-            hdrs["Content-Type"] = "application/json"
-        key = str(status)
-        self.requests[key] = self.requests.get(key, 0) + 1
-        return status, hdrs, out
+    def _key_bytes(self, secret: bool) -> Callable[[str], Optional[bytes]]:
+        """key_id -> encoded key, or None (unknown or unreadable: the
+        detailed path then reports it)."""
+        def lookup(key_id: str) -> Optional[bytes]:
+            try:
+                rec = self.keys.get(key_id)
+            except core.FalconError:
+                return None
+            if rec is None:
+                return None
+            return rec.secret_key if secret else rec.public_key
+        return lookup
 
     @staticmethod
-    def _ok(obj: Any, status: int = 200):
-        return (status, {"Content-Type": "application/json"},
-                json.dumps(obj, separators=(",", ":")).encode())
+    def _ok(obj: Any, status: int = 200) -> Response:
+        return Response(json.dumps(obj, separators=(",", ":")).encode(),
+                        status, media_type="application/json")
 
     # -- handlers ---------------------------------------------------------------
 
-    async def health(self, headers, body):
+    async def health(self, request: Request) -> Response:
         return self._ok({
             "status": "ok",
             "backend": core.default_backend().name,
@@ -292,17 +467,16 @@ class SigningService:
             "signing_enabled": self.token is not None,
             "uptime_s": round(time.time() - self.started, 3)})
 
-    async def get_openapi(self, headers, body):
-        return 200, {"Content-Type": "application/json"}, self.openapi
+    async def get_openapi(self, request: Request) -> Response:
+        return Response(self.openapi, media_type="application/json")
 
-    async def metrics(self, headers, body):
-        return (200, {"Content-Type": "text/plain; version=0.0.4"},
-                prometheus_text(self.broker.metrics(), self.requests,
-                                len(self.keys.ids())).encode())
+    async def metrics(self, request: Request) -> Response:
+        return Response(generate_latest(self.registry),
+                        headers={"Content-Type": CONTENT_TYPE_LATEST})
 
-    async def create_key(self, headers, body):
-        self._auth(headers)
-        obj = self._json(body, headers, allow_empty=True)
+    async def create_key(self, request: Request) -> Response:
+        self._auth(request)
+        obj = await self._json(request, allow_empty=True)
         logn = obj.get("logn", self.default_logn)
         if not isinstance(logn, int) or isinstance(logn, bool) \
                 or not 1 <= logn <= 10:
@@ -315,15 +489,15 @@ class SigningService:
         return self._ok({"key_id": rec.key_id, "logn": rec.logn,
                          "public_key": _b64(rec.public_key)}, 201)
 
-    async def get_key(self, headers, body, key_id):
-        rec = self._key(key_id)
+    async def get_key(self, request: Request) -> Response:
+        rec = self._key(request.path_params["key_id"])
         return self._ok({"key_id": rec.key_id, "logn": rec.logn,
                          "public_key": _b64(rec.public_key)})
 
-    async def sign_one(self, headers, body, key_id):
-        self._auth(headers)
-        obj = self._json(body, headers)
-        rec = self._key(key_id)
+    async def sign_one(self, request: Request) -> Response:
+        self._auth(request)
+        obj = await self._json(request)
+        rec = self._key(request.path_params["key_id"])
         msg = _unb64(obj, "message")
         fmt = _fmt(obj, verify=False)
         sigs = await self.broker.sign_async([(rec.secret_key, msg)], fmt,
@@ -331,30 +505,23 @@ class SigningService:
         return self._ok({"key_id": rec.key_id, "format": fmt.name.lower(),
                          "signature": _b64(sigs[0])})
 
-    async def sign_batch(self, headers, body):
-        self._auth(headers)
-        obj = self._json(body, headers)
-        fmt = _fmt(obj, verify=False)
-        raw = self._items(obj)
-        packed = self._pack_fast(raw, ("message",), True)
-        if packed is not None:
-            sigs = await self.broker.sign_async(packed, fmt,
-                                                self.job_timeout,
-                                                flat="packed")
-            return self._ok({"format": fmt.name.lower(),
-                             "signatures": [_b64(s) for s in sigs]})
-        parts: List[bytes] = []
-        memo: Dict[Any, bytes] = {}
-        for i, it in enumerate(raw):
-            kid = it.get("key_id")
-            sk = memo.get(kid) if isinstance(kid, str) else None
-            if sk is None:
-                sk = self._key(kid, f"items[{i}].").secret_key
-                memo[kid] = sk
-            parts.append(sk)
-            parts.append(_unb64(it, "message", f"items[{i}]."))
-        sigs = await self.broker.sign_async(parts, fmt, self.job_timeout,
-                                            flat=True)
+    async def sign_batch(self, request: Request) -> Response:
+        self._auth(request)
+        body = await self._body(request)
+        self._json_type(request)
+        got = PackedItems.from_json(OP_SIGN, body, self._key_bytes(True),
+                                    self.max_items)
+        if got is not None:
+            items, fmt = got[0], _fmt_value(got[1], verify=False)
+        else:
+            obj = self._parse(body)
+            fmt = _fmt(obj, verify=False)
+            tuples = []
+            for i, it in enumerate(self._items(obj)):
+                sk = self._key(it.get("key_id"), f"items[{i}].").secret_key
+                tuples.append((sk, _unb64(it, "message", f"items[{i}].")))
+            items = PackedItems.of(OP_SIGN, tuples)
+        sigs = await self.broker.sign_async(items, fmt, self.job_timeout)
         return self._ok({"format": fmt.name.lower(),
                          "signatures": [_b64(s) for s in sigs]})
 
@@ -381,291 +548,110 @@ class SigningService:
         _check_signature(sig, pk[0] & 0x0F, where)
         return pk, msg, sig
 
-    def _pack_fast(self, items: List[Any], fields: Tuple[str, ...],
-                   secret: bool):
-        """(data, lens, n) for fa_broker_submit_packed from well-formed
-        items addressed by key_id, with the base64 fields decoded in C;
-        None for anything else (the detailed path then validates and
-        reports the problem)."""
-        keys: List[bytes] = []
-        index: Dict[Any, int] = {}
-        kidx = array.array("I")
-        strs: List[str] = []
-        try:
-            for it in items:
-                kid = it["key_id"]
-                x = index.get(kid)
-                if x is None:
-                    rec = self.keys.get(kid)
-                    if rec is None:
-                        return None
-                    x = index[kid] = len(keys)
-                    keys.append(rec.secret_key if secret else rec.public_key)
-                kidx.append(x)
-                for f in fields:
-                    strs.append(it[f])
-            blob = "".join(strs).encode("ascii")
-        except Exception:
-            return None
-        n, per = len(items), len(fields)
-        keyblob = b"".join(keys)
-        klens = array.array(SIZE_T, map(len, keys))
-        cap = n * max(klens) + len(blob) // 4 * 3
-        out = bytearray(cap)
-        lens = array.array(SIZE_T, bytes(ffi.sizeof("size_t") * (1 + per) * n))
-        r = lib.fa_py_pack_b64_items(
-            ffi.from_buffer(keyblob), ffi.from_buffer("size_t[]", klens),
-            len(keys), ffi.from_buffer("uint32_t[]", kidx),
-            ffi.from_buffer(blob), len(blob),
-            ffi.from_buffer("size_t[]", array.array(SIZE_T, map(len, strs))),
-            per, n, ffi.from_buffer(out), cap,
-            ffi.from_buffer("size_t[]", lens))
-        if r < 0:
-            return None
-        if not secret:
-            sig_lens = lens[2::3]
-            limit = min(_SIG_MAX[k[0] & 0x0F] for k in keys)
-            if min(sig_lens) < 42 or max(sig_lens) > limit:
-                return None
-        return memoryview(out)[:r], lens, n
-
-    async def verify_one(self, headers, body):
-        obj = self._json(body, headers)
+    async def verify_one(self, request: Request) -> Response:
+        obj = await self._json(request)
         fmt = _fmt(obj, verify=True)
         item = self._verify_item(obj)
-        st = (await self.broker.verify_async([item], fmt,
-                                             self.job_timeout))[0]
+        st = (await self.broker.verify_status_async([item], fmt,
+                                                    self.job_timeout))[0]
         out: Dict[str, Any] = {"valid": st == 0}
         if st != 0:
             out["reason"] = core.ERROR_NAMES.get(st, str(st)).lower()
         return self._ok(out)
 
-    async def verify_batch(self, headers, body):
-        obj = self._json(body, headers)
-        fmt = _fmt(obj, verify=True)
-        raw = self._items(obj)
-        packed = self._pack_fast(raw, ("message", "signature"), False)
-        if packed is not None:
-            sts = await self.broker.verify_async(packed, fmt,
-                                                 self.job_timeout,
-                                                 flat="packed")
+    async def verify_batch(self, request: Request) -> Response:
+        body = await self._body(request)
+        self._json_type(request)
+        got = PackedItems.from_json(OP_VERIFY, body, self._key_bytes(False),
+                                    self.max_items)
+        if got is not None and _packed_sig_lengths_ok(got[0]):
+            items, fmt = got[0], _fmt_value(got[1], verify=True)
         else:
+            obj = self._parse(body)
+            fmt = _fmt(obj, verify=True)
             memo: Dict[Any, bytes] = {}
-            parts = [p for i, it in enumerate(raw)
-                     for p in self._verify_item(it, f"items[{i}].", memo)]
-            sts = await self.broker.verify_async(parts, fmt,
-                                                 self.job_timeout, flat=True)
-        return self._ok({"results": [s == 0 for s in sts],
-                         "valid": sum(1 for s in sts if s == 0)})
+            items = PackedItems.of(OP_VERIFY, [
+                self._verify_item(it, f"items[{i}].", memo)
+                for i, it in enumerate(self._items(obj))])
+        sts = await self.broker.verify_status_async(items, fmt,
+                                                    self.job_timeout)
+        ok = [s == 0 for s in sts]
+        return self._ok({"results": ok, "valid": sum(ok)})
 
 
-def prometheus_text(m: Dict[str, Any], requests: Dict[str, int],
-                    nkeys: int) -> str:
-    """Broker metrics in the Prometheus text exposition format 0.0.4."""
-    out: List[str] = []
+class _BrokerCollector:
+    """Prometheus collector: the broker's counters read at scrape time."""
 
-    def metric(name: str, kind: str, help_: str, samples) -> None:
-        out.append(f"# HELP {name} {help_}")
-        out.append(f"# TYPE {name} {kind}")
-        for labels, value in samples:
-            lab = ",".join(f'{k}="{v}"' for k, v in labels.items())
-            out.append(f"{name}{{{lab}}} {value}" if lab
-                       else f"{name} {value}")
-
-    g = "falcon_broker_"
-    metric(g + "queue_depth", "gauge", "Items waiting in the queue.",
-           [({}, m["queue_depth"])])
-    metric(g + "queue_capacity", "gauge", "Queue bound in items.",
-           [({}, m["queue_capacity"])])
-    metric(g + "queue_bytes", "gauge", "Bytes held by unfinished jobs.",
-           [({}, m["queue_bytes"])])
-    metric(g + "in_flight", "gauge", "Items being processed.",
-           [({}, m["in_flight"])])
-    metric(g + "threads", "gauge", "Broker worker threads.",
-           [({}, m["threads"])])
-    for field, help_ in (
-            ("jobs_submitted", "Jobs accepted."),
-            ("jobs_completed", "Jobs completed."),
-            ("items_submitted", "Items accepted."),
-            ("items_completed", "Items processed."),
-            ("items_failed", "Items processed with an error result."),
-            ("items_cancelled", "Items cancelled before running."),
-            ("items_expired", "Items whose deadline passed in the queue."),
-            ("rejected_busy", "Submissions refused: queue full."),
-            ("cache_hits", "Key cache hits."),
-            ("cache_misses", "Key cache misses."),
-            ("cache_evictions", "Key cache evictions.")):
-        metric(g + field + "_total", "counter", help_, [({}, m[field])])
-    metric(g + "cache_bytes", "gauge", "Key cache bytes in use.",
-           [({}, m["cache_bytes"])])
-    metric(g + "cache_entries", "gauge", "Keys in the cache.",
-           [({}, m["cache_entries"])])
-    # Batch sizes as a Prometheus histogram (cumulative buckets).
-    cum, samples = 0, []
-    for k, c in enumerate(m["batch_hist"]):
-        cum += c
-        le = "+Inf" if k == len(m["batch_hist"]) - 1 else str(1 << k)
-        samples.append(({"le": le}, cum))
-    out.append(f"# HELP {g}batch_size Items per dispatched batch.")
-    out.append(f"# TYPE {g}batch_size histogram")
-    for labels, v in samples:
-        out.append(f'{g}batch_size_bucket{{le="{labels["le"]}"}} {v}')
-    out.append(f"{g}batch_size_sum {m['items_completed']}")
-    out.append(f"{g}batch_size_count {m['batches']}")
-    metric(g + "job_latency_seconds", "gauge",
-           "Job latency quantiles over the last 8192 jobs.",
-           [({"quantile": q}, m[f"latency_{p}_us"] / 1e6)
-            for q, p in (("0.5", "p50"), ("0.9", "p90"), ("0.99", "p99"),
-                         ("1", "max"))])
-    up = max(m["uptime_us"], 1) / 1e6
-    be_items, be_rate, be_busy = [], [], []
-    for b in m["backends"]:
-        for op in ("sign", "verify"):
-            n = b[f"{op}_items"]
-            be_items.append(({"backend": b["name"], "op": op}, n))
-            be_rate.append(({"backend": b["name"], "op": op},
-                            round(n / up, 3)))
-        be_busy.append(({"backend": b["name"]}, b["busy_us"] / 1e6))
-    metric(g + "backend_items_total", "counter",
-           "Items processed per backend and operation.", be_items)
-    metric(g + "backend_items_per_second", "gauge",
-           "Average throughput per backend since start.", be_rate)
-    metric(g + "backend_busy_seconds_total", "counter",
-           "Worker time spent in batches per backend.", be_busy)
-    metric(g + "uptime_seconds", "gauge", "Broker uptime.", [({}, up)])
-    metric("falcon_http_requests_total", "counter",
-           "HTTP responses by status code.",
-           [({"code": k}, v) for k, v in sorted(requests.items())])
-    metric("falcon_keys", "gauge", "Keys in the key directory.",
-           [({}, nkeys)])
-    return "\n".join(out) + "\n"
-
-
-# ---------------------------------------------------------------------------
-# HTTP/1.1 transport
-
-class HttpServer:
-    def __init__(self, service: SigningService,
-                 max_body: int = DEFAULT_MAX_BODY):
+    def __init__(self, service: SigningService):
         self.service = service
-        self.max_body = max_body
-        self.server: Optional[asyncio.AbstractServer] = None
-        self.tasks: set = set()
 
-    async def start(self, host: str, port: int) -> int:
-        # The stream buffer limit also bounds how much is buffered before
-        # reading pauses: keep it above the largest body (a small one
-        # makes big bodies arrive in many pause/resume steps). The head
-        # size is checked separately.
-        self.server = await asyncio.start_server(
-            self._conn, host, port, limit=max(self.max_body, 1 << 16),
-            reuse_address=True)
-        return self.server.sockets[0].getsockname()[1]
-
-    async def close(self) -> None:
-        """Stop listening and end the open connections."""
-        if self.server is not None:
-            self.server.close()
-        for t in list(self.tasks):
-            t.cancel()
-        if self.tasks:
-            await asyncio.gather(*self.tasks, return_exceptions=True)
-        if self.server is not None:
-            await self.server.wait_closed()
-
-    @staticmethod
-    def _response(status: int, headers: Dict[str, str], body: bytes,
-                  keep_alive: bool, head: bool = False) -> bytes:
-        lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"]
-        headers = dict(headers)
-        headers["Content-Length"] = str(len(body))
-        headers["Connection"] = "keep-alive" if keep_alive else "close"
-        lines += [f"{k}: {v}" for k, v in headers.items()]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode() + (
-            b"" if head else body)
-
-    def _error(self, status: int, code: str, message: str) -> bytes:
-        body = json.dumps(HttpError(status, code, message).body()).encode()
-        return self._response(status, {"Content-Type": "application/json"},
-                              body, keep_alive=False)
-
-    async def _conn(self, reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        self.tasks.add(task)
-        try:
-            while True:
-                try:
-                    head = await _read_within(
-                        reader.readuntil(b"\r\n\r\n"), IDLE_TIMEOUT_S)
-                except (asyncio.IncompleteReadError, asyncio.TimeoutError):
-                    break
-                except (asyncio.LimitOverrunError, ValueError):
-                    writer.write(self._error(431, "headers_too_large",
-                                             "request head over 16 KiB"))
-                    break
-                if len(head) > MAX_HEADER_BYTES:
-                    writer.write(self._error(431, "headers_too_large",
-                                             "request head over 16 KiB"))
-                    break
-                out, keep = await self._request(head, reader)
-                writer.write(out)
-                await writer.drain()
-                if not keep:
-                    break
-        except (ConnectionError, asyncio.IncompleteReadError,
-                asyncio.CancelledError):
-            pass
-        finally:
-            self.tasks.discard(task)
-            try:
-                writer.close()
-            except Exception:
-                pass
-
-    async def _request(self, head: bytes, reader: asyncio.StreamReader
-                       ) -> Tuple[bytes, bool]:
-        try:
-            text = head.decode("latin-1")
-            lines = text.split("\r\n")
-            method, target, version = lines[0].split(" ")
-            if not version.startswith("HTTP/1."):
-                raise ValueError
-            headers: Dict[str, str] = {}
-            for line in lines[1:]:
-                if line:
-                    k, v = line.split(":", 1)
-                    headers[k.strip().lower()] = v.strip()
-        except ValueError:
-            return self._error(400, "bad_request", "malformed request"), False
-        conn = headers.get("connection", "").lower()
-        keep = conn != "close" if version == "HTTP/1.1" \
-            else conn == "keep-alive"
-        if "transfer-encoding" in headers:
-            return self._error(501, "not_implemented",
-                               "chunked bodies are not supported; send "
-                               "Content-Length"), False
-        cl = headers.get("content-length", "0")
-        if not cl.isdigit():
-            return self._error(400, "bad_request",
-                               "invalid Content-Length"), False
-        length = int(cl)
-        if length > self.max_body:
-            # The body is not read: the connection is closed after the
-            # answer.
-            return self._error(413, "body_too_large",
-                               f"body of {length} bytes over the limit of "
-                               f"{self.max_body}"), False
-        try:
-            body = await _read_within(reader.readexactly(length),
-                                      READ_TIMEOUT_S) if length else b""
-        except asyncio.TimeoutError:
-            return self._error(400, "bad_request",
-                               "request body not received in time"), False
-        status, hdrs, out = await self.service.dispatch(method, target,
-                                                        headers, body)
-        return self._response(status, hdrs, out, keep,
-                              head=method == "HEAD"), keep
+    def collect(self):
+        m = self.service.broker.metrics()
+        g = "falcon_broker_"
+        for field, help_ in (
+                ("queue_depth", "Items waiting in the queue."),
+                ("queue_capacity", "Queue bound in items."),
+                ("queue_bytes", "Bytes held by unfinished jobs."),
+                ("in_flight", "Items being processed."),
+                ("threads", "Broker worker threads."),
+                ("cache_bytes", "Key cache bytes in use."),
+                ("cache_entries", "Keys in the cache.")):
+            yield GaugeMetricFamily(g + field, help_, value=m[field])
+        for field, help_ in (
+                ("jobs_submitted", "Jobs accepted."),
+                ("jobs_completed", "Jobs completed."),
+                ("items_submitted", "Items accepted."),
+                ("items_completed", "Items processed."),
+                ("items_failed", "Items processed with an error result."),
+                ("items_cancelled", "Items cancelled before running."),
+                ("items_expired", "Items whose deadline passed in the "
+                                  "queue."),
+                ("rejected_busy", "Submissions refused: queue full."),
+                ("cache_hits", "Key cache hits."),
+                ("cache_misses", "Key cache misses."),
+                ("cache_evictions", "Key cache evictions.")):
+            yield CounterMetricFamily(g + field, help_, value=m[field])
+        # Batch sizes: bucket k counts batches of up to 2^k items.
+        cum, buckets = 0, []
+        hist = m["batch_hist"]
+        for k, c in enumerate(hist):
+            cum += c
+            buckets.append(("+Inf" if k == len(hist) - 1 else str(1 << k),
+                            cum))
+        yield HistogramMetricFamily(g + "batch_size",
+                                    "Items per dispatched batch.",
+                                    buckets=buckets,
+                                    sum_value=m["items_completed"])
+        lat = GaugeMetricFamily(g + "job_latency_seconds",
+                                "Job latency quantiles over the last 8192 "
+                                "jobs.", labels=["quantile"])
+        for q, p in (("0.5", "p50"), ("0.9", "p90"), ("0.99", "p99"),
+                     ("1", "max")):
+            lat.add_metric([q], m[f"latency_{p}_us"] / 1e6)
+        yield lat
+        up = max(m["uptime_us"], 1) / 1e6
+        items = CounterMetricFamily(g + "backend_items",
+                                    "Items processed per backend and "
+                                    "operation.", labels=["backend", "op"])
+        rate = GaugeMetricFamily(g + "backend_items_per_second",
+                                 "Average throughput per backend since "
+                                 "start.", labels=["backend", "op"])
+        busy = CounterMetricFamily(g + "backend_busy_seconds",
+                                   "Worker time spent in batches per "
+                                   "backend.", labels=["backend"])
+        for b in m["backends"]:
+            for op in ("sign", "verify"):
+                n = b[f"{op}_items"]
+                items.add_metric([b["name"], op], n)
+                rate.add_metric([b["name"], op], round(n / up, 3))
+            busy.add_metric([b["name"]], b["busy_us"] / 1e6)
+        yield items
+        yield rate
+        yield busy
+        yield GaugeMetricFamily(g + "uptime_seconds", "Broker uptime.",
+                                value=up)
+        yield GaugeMetricFamily("falcon_keys", "Keys in the key directory.",
+                                value=len(self.service.keys.ids()))
 
 
 # ---------------------------------------------------------------------------
@@ -681,6 +667,53 @@ def read_token(path: Optional[os.PathLike]) -> Optional[str]:
     return token
 
 
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A bound, listening TCP socket (port 0: any free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=2048)
+
+
+def uvicorn_config(app, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                   tls_cert: Optional[str] = None,
+                   tls_key: Optional[str] = None,
+                   shutdown_timeout: float = SHUTDOWN_TIMEOUT_S
+                   ) -> uvicorn.Config:
+    if (tls_cert is None) != (tls_key is None):
+        raise SystemExit("--tls-cert and --tls-key go together")
+    for what, path in (("--tls-cert", tls_cert), ("--tls-key", tls_key)):
+        if path is not None and not Path(path).is_file():
+            raise SystemExit(f"{what} {path}: no such file")
+    return uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on",
+        # uvicorn counts the connection being refused too.
+        limit_concurrency=max_connections + 1 if max_connections > 0
+        else None,
+        timeout_keep_alive=IDLE_TIMEOUT_S,
+        timeout_graceful_shutdown=shutdown_timeout,
+        ssl_certfile=tls_cert, ssl_keyfile=tls_key, server_header=False)
+
+
+def _run(coro, config: uvicorn.Config) -> None:
+    """Run `coro` on a new event loop of uvicorn's choice (uvloop when
+    installed)."""
+    factory = None
+    if hasattr(config, "get_loop_factory"):
+        factory = config.get_loop_factory()
+    else:  # older uvicorn: sets the event loop policy instead
+        config.setup_event_loop()
+    if factory is None:
+        asyncio.run(coro)
+    elif sys.version_info >= (3, 11):
+        with asyncio.Runner(loop_factory=factory) as runner:
+            runner.run(coro)
+    else:
+        loop = factory()
+        try:
+            loop.run_until_complete(coro)
+        finally:
+            loop.close()
+
+
 class RunningServer:
     """A server on its own event loop thread (tests, embedding)."""
 
@@ -689,52 +722,54 @@ class RunningServer:
                  max_body: int = DEFAULT_MAX_BODY,
                  max_items: int = DEFAULT_MAX_ITEMS,
                  queue_capacity: int = 0, backend: Optional[str] = None,
-                 job_timeout: float = 30.0):
+                 job_timeout: float = 30.0,
+                 max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                 tls_cert: Optional[str] = None,
+                 tls_key: Optional[str] = None):
         self.broker = Broker(threads=threads, queue_capacity=queue_capacity,
                              backend=backend)
         self.service = SigningService(key_dir, token, self.broker, max_items,
-                                      job_timeout)
-        self.http = HttpServer(self.service, max_body)
-        self.loop = asyncio.new_event_loop()
+                                      job_timeout, max_body=max_body)
+        self.sock = listen_socket(host, port)
         self.host = host
-        self.port = 0
+        self.port = self.sock.getsockname()[1]
+        self.scheme = "https" if tls_cert else "http"
+        self.server = uvicorn.Server(uvicorn_config(
+            self.service.app, max_connections, tls_cert, tls_key))
         started = threading.Event()
         self._error: Optional[BaseException] = None
 
+        async def serve() -> None:
+            task = asyncio.ensure_future(self.server.serve([self.sock]))
+            while not self.server.started and not task.done():
+                await asyncio.sleep(0.01)
+            started.set()
+            await task
+
         def run() -> None:
-            asyncio.set_event_loop(self.loop)
             try:
-                self.port = self.loop.run_until_complete(
-                    self.http.start(host, port))
+                _run(serve(), self.server.config)
             except BaseException as e:  # reported to the constructor
                 self._error = e
                 started.set()
-                return
-            started.set()
-            self.loop.run_forever()
 
         self.thread = threading.Thread(target=run, daemon=True,
                                        name="falcon-accel-server")
         self.thread.start()
         started.wait()
-        if self._error is not None:
+        if self._error is not None or not self.thread.is_alive():
             self.broker.close()
-            raise self._error
+            raise self._error or RuntimeError("server did not start")
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def stop(self) -> None:
-        if not self.thread.is_alive():
-            return
-        fut = asyncio.run_coroutine_threadsafe(self.http.close(), self.loop)
-        try:
-            fut.result(5)
-        except Exception:
-            pass
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        if self.thread.is_alive():
+            self.server.should_exit = True
+            self.thread.join(60)
+        self.sock.close()
         self.broker.close()
 
     def __enter__(self) -> "RunningServer":
@@ -742,35 +777,6 @@ class RunningServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-async def _main_async(args: argparse.Namespace) -> None:
-    broker = Broker(threads=args.threads, queue_capacity=args.queue_capacity,
-                    backend=args.backend)
-    service = SigningService(args.key_dir, read_token(args.token_file),
-                             broker, args.max_items, args.job_timeout,
-                             args.default_logn)
-    http = HttpServer(service, args.max_body)
-    port = await http.start(args.host, args.port)
-    for kid in service.keys.ids():
-        rec = service.keys.get(kid)
-        if rec is not None:
-            broker.preload_key(rec.secret_key)
-    print(f"falcon_accel.server: listening on http://{args.host}:{port} "
-          f"(backend {core.default_backend().name if not args.backend else args.backend}, "
-          f"{broker.threads} threads, keys in {args.key_dir})",
-          file=sys.stderr, flush=True)
-    if args.port_file:
-        tmp = Path(str(args.port_file) + ".tmp")
-        tmp.write_text(f"{port}\n")
-        os.rename(tmp, args.port_file)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await http.close()
-    broker.close()
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -801,10 +807,61 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="backend name (default: fastest available)")
     ap.add_argument("--port-file", default=None,
                     help="write the bound port to this file when ready")
+    ap.add_argument("--tls-cert", default=None,
+                    help="PEM certificate (chain) file: serve HTTPS")
+    ap.add_argument("--tls-key", default=None,
+                    help="PEM private key file of --tls-cert")
+    ap.add_argument("--max-connections", type=int,
+                    default=DEFAULT_MAX_CONNECTIONS,
+                    help="open connections (and requests) served at once; "
+                         "over it requests get 503 (0: no bound; default "
+                         f"{DEFAULT_MAX_CONNECTIONS})")
+    ap.add_argument("--shutdown-timeout", type=float,
+                    default=SHUTDOWN_TIMEOUT_S,
+                    help="on SIGTERM/SIGINT, seconds in-flight requests "
+                         f"get to finish (default {SHUTDOWN_TIMEOUT_S})")
     args = ap.parse_args(argv)
     if args.backend:
         core.backend(args.backend)  # fail early if unavailable
-    asyncio.run(_main_async(args))
+    config = uvicorn_config(None, args.max_connections, args.tls_cert,
+                            args.tls_key, args.shutdown_timeout)
+    token = read_token(args.token_file)
+    broker = Broker(threads=args.threads, queue_capacity=args.queue_capacity,
+                    backend=args.backend)
+    service = SigningService(args.key_dir, token, broker, args.max_items,
+                             args.job_timeout, args.default_logn,
+                             args.max_body)
+    service.on_shutdown.append(broker.close)
+    config.app = service.app
+    for kid in service.keys.ids():
+        rec = service.keys.get(kid)
+        if rec is not None:
+            broker.preload_key(rec.secret_key)
+    sock = listen_socket(args.host, args.port)
+    port = sock.getsockname()[1]
+    scheme = "https" if args.tls_cert else "http"
+    print(f"falcon_accel.server: listening on {scheme}://{args.host}:{port} "
+          f"(backend {args.backend or core.default_backend().name}, "
+          f"{broker.threads} threads, keys in {args.key_dir})",
+          file=sys.stderr, flush=True)
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        task = asyncio.ensure_future(server.serve([sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started and args.port_file:
+            tmp = Path(str(args.port_file) + ".tmp")
+            tmp.write_text(f"{port}\n")
+            os.rename(tmp, args.port_file)
+        await task
+
+    # uvicorn re-raises the signal it shut down on, to the handler found
+    # at start: make that one a no-op so the exit status is 0.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: None)
+    _run(serve(), config)
+    broker.close()
     return 0
 
 

@@ -16,7 +16,7 @@
 int
 fa_py_abi_version(void)
 {
-	return 2;
+	return 3;
 }
 
 /* Size in bytes of object `what` at degree logn (1..10); 0 if unknown. */
@@ -57,9 +57,7 @@ fa_py_sizeof(int what)
 }
 
 /* ------------------------------------------------------------------ */
-/* Batch request packing for the HTTP service: base64 decoding of every
-   item's fields and the layout of fa_broker_submit_packed in one call,
-   instead of one Python call per field. */
+/* Base64 (the service's encoding of binary fields). */
 
 /* Standard base64 alphabet (RFC 4648, section 4); 0xFF: not in it. */
 static void
@@ -119,24 +117,220 @@ b64_decode(const uint8_t t[256], const char *in, size_t len, uint8_t *out)
 	return (long)o;
 }
 
+/* ------------------------------------------------------------------ */
+/* Batch request bodies of the HTTP service, read in C: one call finds
+   every item's fields in the JSON body, one call decodes them into the
+   packed layout of fa_broker_submit_packed, so that the service does no
+   Python work per item. The reader accepts a strict subset of JSON
+   (string values without escapes or non-ASCII characters, the known
+   fields once each); anything else is refused, and the service then
+   parses the body with Python's json module and names the culprit. */
+
+typedef struct {
+	const char *s;
+	size_t len;
+	size_t pos;
+} json_scan;
+
+static void
+scan_ws(json_scan *c)
+{
+	while (c->pos < c->len) {
+		char ch = c->s[c->pos];
+
+		if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') {
+			break;
+		}
+		c->pos ++;
+	}
+}
+
+/* Consume `ch` (after white space); 1 if it was there. */
+static int
+scan_char(json_scan *c, char ch)
+{
+	scan_ws(c);
+	if (c->pos < c->len && c->s[c->pos] == ch) {
+		c->pos ++;
+		return 1;
+	}
+	return 0;
+}
+
+/* A string of printable ASCII without escapes; its content's offset and
+   length in *off, *n. 0 if the next value is anything else. */
+static int
+scan_plain_string(json_scan *c, size_t *off, size_t *n)
+{
+	size_t start;
+
+	scan_ws(c);
+	if (c->pos >= c->len || c->s[c->pos] != '"') {
+		return 0;
+	}
+	start = ++ c->pos;
+	while (c->pos < c->len) {
+		unsigned char ch = (unsigned char)c->s[c->pos];
+
+		if (ch == '"') {
+			*off = start;
+			*n = c->pos - start;
+			c->pos ++;
+			return 1;
+		}
+		if (ch < 0x20 || ch > 0x7E || ch == '\\') {
+			return 0;
+		}
+		c->pos ++;
+	}
+	return 0;
+}
+
+static int
+span_is(const json_scan *c, size_t off, size_t n, const char *word)
+{
+	size_t k = strlen(word);
+
+	return n == k && memcmp(c->s + off, word, k) == 0;
+}
+
+/* Field names of an item: key_id, message, then (per == 2) signature. */
+static const char *const item_fields[3] = { "key_id", "message",
+	"signature" };
+
 /*
- * Items i = 0..n-1 each have a binary key keys[key_idx[i]] (one of nkeys
- * keys laid out back to back, lengths key_lens) and `per` (1 or 2)
- * base64 fields, which b64 holds back to back (n * per lengths in
- * seg_lens). Writes, item by item, the key then each decoded field to
- * out, and their lengths to lens_out ((1 + per) * n entries): exactly the
- * input of fa_broker_submit_packed. Returns the bytes written, -(1 + i)
- * if item i has invalid base64 or an out-of-range key index, or
- * -(1 + n) if out is too small or an argument is invalid.
+ * Reads a body {"items": [{"key_id": K, "message": M[, "signature": S]},
+ * ...][, "format": F]} (members in any order; per = 1 for signing, 2 for
+ * verification). For item i, spans[2 * ((1 + per) * i + f)] and the entry
+ * after it are the offset and length in `body` of field f (key_id,
+ * message, signature); key_idx[i] is the index of its key id among the
+ * distinct ones, whose spans go to key_spans (at most max_keys). info[0]
+ * = items, info[1] = distinct key ids, info[2..3] = span of the format
+ * string (length SIZE_MAX when absent). Returns 0, or -1 if the body is
+ * not of that form, has more than max_items items or more than max_keys
+ * distinct key ids.
+ */
+int
+fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
+	size_t max_items, size_t *spans, uint32_t *key_idx,
+	size_t *key_spans, size_t max_keys, size_t *info)
+{
+	json_scan c;
+	size_t n = 0, nkeys = 0, off, len;
+	int seen_items = 0, seen_format = 0;
+
+	if (per < 1 || per > 2) {
+		return -1;
+	}
+	c.s = body;
+	c.len = body_len;
+	c.pos = 0;
+	info[2] = 0;
+	info[3] = (size_t)-1;
+	if (!scan_char(&c, '{')) {
+		return -1;
+	}
+	do {
+		if (!scan_plain_string(&c, &off, &len) || !scan_char(&c, ':')) {
+			return -1;
+		}
+		if (span_is(&c, off, len, "format") && !seen_format) {
+			seen_format = 1;
+			if (!scan_plain_string(&c, &info[2], &info[3])) {
+				return -1;
+			}
+			continue;
+		}
+		if (!span_is(&c, off, len, "items") || seen_items
+			|| !scan_char(&c, '['))
+		{
+			return -1;
+		}
+		seen_items = 1;
+		do {
+			size_t *sp = spans + 2 * (1 + per) * n;
+			unsigned seen = 0, f, k;
+
+			if (n == max_items || !scan_char(&c, '{')) {
+				return -1;
+			}
+			do {
+				if (!scan_plain_string(&c, &off, &len)
+					|| !scan_char(&c, ':'))
+				{
+					return -1;
+				}
+				for (f = 0; f <= per; f ++) {
+					if (span_is(&c, off, len,
+						item_fields[f]))
+					{
+						break;
+					}
+				}
+				if (f > per || (seen & (1u << f)) != 0
+					|| !scan_plain_string(&c, &sp[2 * f],
+						&sp[2 * f + 1]))
+				{
+					return -1;
+				}
+				seen |= 1u << f;
+			} while (scan_char(&c, ','));
+			if (!scan_char(&c, '}') || seen != (2u << per) - 1) {
+				return -1;
+			}
+			/* Distinct key ids (a batch usually has one). */
+			for (k = 0; k < nkeys; k ++) {
+				if (key_spans[2 * k + 1] == sp[1]
+					&& memcmp(body + key_spans[2 * k],
+						body + sp[0], sp[1]) == 0)
+				{
+					break;
+				}
+			}
+			if (k == nkeys) {
+				if (nkeys == max_keys) {
+					return -1;
+				}
+				key_spans[2 * k] = sp[0];
+				key_spans[2 * k + 1] = sp[1];
+				nkeys ++;
+			}
+			key_idx[n ++] = (uint32_t)k;
+		} while (scan_char(&c, ','));
+		if (!scan_char(&c, ']')) {
+			return -1;
+		}
+	} while (scan_char(&c, ','));
+	if (!scan_char(&c, '}')) {
+		return -1;
+	}
+	scan_ws(&c);
+	if (c.pos != c.len || n == 0) {
+		return -1;
+	}
+	info[0] = n;
+	info[1] = nkeys;
+	return 0;
+}
+
+/*
+ * Packs the items found by fa_py_scan_batch: for item i, key
+ * keys[key_idx[i]] (nkeys keys back to back, lengths key_lens), then each
+ * of its `per` base64 fields decoded (spans as fa_py_scan_batch wrote
+ * them). Writes the bytes to out and the lengths to lens_out ((1 + per)
+ * * n entries): exactly the input of fa_broker_submit_packed. Returns
+ * the bytes written, -(1 + i) if item i has invalid base64 or an
+ * out-of-range key index, or -(1 + n) if out is too small or an argument
+ * is invalid.
  */
 long
-fa_py_pack_b64_items(const uint8_t *keys, const size_t *key_lens,
-	size_t nkeys, const uint32_t *key_idx, const char *b64,
-	size_t b64_len, const size_t *seg_lens, unsigned per, size_t n,
+fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
+	size_t nkeys, const uint32_t *key_idx, const char *body,
+	const size_t *spans, unsigned per, size_t n,
 	uint8_t *out, size_t out_cap, size_t *lens_out)
 {
 	uint8_t t[256];
-	size_t i, k, pos = 0, in_pos = 0;
+	size_t i, k, pos = 0;
 	size_t *key_off;
 	long too_small = -(long)(n + 1);
 
@@ -154,6 +348,7 @@ fa_py_pack_b64_items(const uint8_t *keys, const size_t *key_lens,
 	b64_table(t);
 	for (i = 0; i < n; i ++) {
 		uint32_t kx = key_idx[i];
+		const size_t *sp = spans + 2 * (1 + per) * i;
 		size_t *lens = lens_out + (1 + per) * i;
 
 		if (kx >= nkeys) {
@@ -167,23 +362,21 @@ fa_py_pack_b64_items(const uint8_t *keys, const size_t *key_lens,
 		memcpy(out + pos, keys + key_off[kx], key_lens[kx]);
 		pos += key_lens[kx];
 		lens[0] = key_lens[kx];
-		for (k = 0; k < per; k ++) {
-			size_t sl = seg_lens[per * i + k];
+		for (k = 1; k <= per; k ++) {
+			size_t sl = sp[2 * k + 1];
 			long d;
 
-			if (sl > b64_len - in_pos || sl / 4 * 3 > out_cap - pos) {
+			if (sl / 4 * 3 > out_cap - pos) {
 				free(key_off);
-				return sl > b64_len - in_pos ? -(long)(i + 1)
-					: too_small;
+				return too_small;
 			}
-			d = b64_decode(t, b64 + in_pos, sl, out + pos);
+			d = b64_decode(t, body + sp[2 * k], sl, out + pos);
 			if (d < 0) {
 				free(key_off);
 				return -(long)(i + 1);
 			}
-			in_pos += sl;
 			pos += (size_t)d;
-			lens[1 + k] = (size_t)d;
+			lens[k] = (size_t)d;
 		}
 	}
 	free(key_off);

@@ -18,15 +18,23 @@ def test_sync_sign_and_verify():
         assert all(fa.verify(kp.public_key, m, s) for m, s in zip(msgs, sigs))
         res = b.verify([(kp.public_key, m, s) for m, s in zip(msgs, sigs)]
                        + [(kp.public_key, b"other", sigs[0])])
-        assert res == [0] * 20 + [-4]
+        assert res == [True] * 20 + [False]
+        # Booleans as verify_batch; codes separately; malformed raises.
+        bad = [(kp.public_key, b"x", sigs[0][:-1]),
+               (kp.public_key, msgs[1], sigs[1])]
+        codes = b.verify_status(bad)
+        assert codes[0] == fa.verify_status(*bad[0]) < 0 and codes[1] == 0
+        with pytest.raises(fa.BatchError) as e:
+            b.verify(bad)
+        assert e.value.errors == codes
         job = b.submit_verify([(kp.public_key, msgs[0], sigs[0])])
         assert job.wait(10) and job.done() and job.status == 0
         assert job.latency_us >= 0 and job.item_statuses() == [0]
         with pytest.raises(fa.FalconError):
             job.signatures()
         m = b.metrics()
-        assert m["jobs_completed"] == m["jobs_submitted"] == 3
-        assert m["items_completed"] == 42 and m["threads"] == 2
+        assert m["jobs_completed"] == m["jobs_submitted"] == 5
+        assert m["items_completed"] == 46 and m["threads"] == 2
         assert sum(m["batch_hist"]) == m["batches"] > 0
         assert m["backends"][0]["sign_items"] == 20
 
@@ -40,12 +48,15 @@ def test_asyncio_submission():
         sigs = [s[0] for s in await asyncio.gather(*tasks)]
         ver = await b.verify_async(
             [(kp.public_key, b"a%d" % i, s) for i, s in enumerate(sigs)])
-        bad = await b.verify_async([(kp.public_key, b"zz", sigs[0])])
-        return sigs, ver, bad
+        bad = await b.verify_status_async([(kp.public_key, b"zz", sigs[0])])
+        packed = fa.PackedItems.of(fa.OP_VERIFY,
+                                   [(kp.public_key, b"a0", sigs[0])])
+        again = await b.verify_async(packed)
+        return sigs, ver + again, bad
 
     with fa.Broker(threads=2) as b:
         sigs, ver, bad = asyncio.run(main(b))
-    assert ver == [0] * 40 and bad == [-4]
+    assert ver == [True] * 41 and bad == [-4]
     assert all(fa.verify(kp.public_key, b"a%d" % i, s)
                for i, s in enumerate(sigs))
 

@@ -71,7 +71,10 @@ def test_nist_kat_signatures_verify(name, logn):
         assert fa.verify(pk, msg, sig)
         assert fa.verify(pk, msg, sig, "compressed")
         assert not fa.verify(pk, msg + b"x", sig)
-        assert not fa.verify(pk, msg, sig, "padded")
+        # A compressed signature read as padded is malformed: raises.
+        with pytest.raises(fa.FalconError):
+            fa.verify(pk, msg, sig, "padded")
+        assert fa.verify_status(pk, msg, sig, "padded") < 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -92,7 +95,16 @@ def test_sign_verify_roundtrip(msg, fmt, logn, flip):
         assert not fa.verify(kp.public_key, bytes(bad), sig)
     badsig = bytearray(sig)
     badsig[41 + flip % (len(sig) - 41)] ^= 1 << (flip % 8)
-    assert not fa.verify(kp.public_key, msg, bytes(badsig))
+    # Rejected: False when it still decodes, FalconError when it no
+    # longer does (then with the decoding error's code).
+    code = fa.verify_status(kp.public_key, msg, bytes(badsig))
+    assert code != 0
+    if code == -4:
+        assert fa.verify(kp.public_key, msg, bytes(badsig)) is False
+    else:
+        with pytest.raises(fa.FalconError) as e:
+            fa.verify(kp.public_key, msg, bytes(badsig))
+        assert e.value.code == code
     assert not fa.verify(keypair(logn, 1).public_key, msg, sig)
 
 
@@ -140,7 +152,20 @@ def test_errors_carry_c_codes():
         fa.sig_format("fancy")
     assert fa.verify_status(kp.public_key, b"m", b"") == -3
     assert fa.verify_status(kp.public_key, b"m", b"\x39" + bytes(60)) < 0
-    assert not fa.verify(kp.public_key, b"m", b"\x00" * 700)
+    # Malformed signatures and keys raise; False only for "does not
+    # verify".
+    for pk, sig in ((kp.public_key, b"\x00" * 700),
+                    (kp.public_key, b""),
+                    (kp.public_key, b"\x39" + bytes(60)),
+                    (kp.public_key[:-1], fa.sign(kp.secret_key, b"m")),
+                    (kp.secret_key, fa.sign(kp.secret_key, b"m"))):
+        with pytest.raises(fa.FalconError) as e:
+            fa.verify(pk, b"m", sig)
+        assert e.value.code == fa.verify_status(pk, b"m", sig) < 0
+        assert e.value.code != -4
+    assert fa.verify(kp.public_key, b"m", fa.sign(kp.secret_key, b"m"))
+    assert fa.verify(kp.public_key, b"n", fa.sign(kp.secret_key, b"m")) \
+        is False
     assert "signature" in fa.strerror(-4).lower()
 
 
@@ -175,8 +200,17 @@ def test_batches_equal_single_calls():
         triples[11] = (triples[11][0], triples[11][1], triples[11][2][:-1])
         got = fa.verify_batch_status(triples, pool=pool)
         assert got == [fa.verify_status(*t) for t in triples]
-        assert [g == 0 for g in got] == fa.verify_batch(triples, pool=pool)
         assert got.count(0) == 27 and got[3] == -4
+        # Malformed items (7: a key of another degree, 11: truncated) make
+        # the boolean form raise, with every item's code; without them,
+        # booleans.
+        with pytest.raises(fa.BatchError) as e:
+            fa.verify_batch(triples, pool=pool)
+        assert e.value.errors == got and e.value.code == got[7] < 0
+        assert got[7] != -4 and got[11] not in (0, -4)
+        ok = [t for i, t in enumerate(triples) if i not in (7, 11)]
+        assert fa.verify_batch(ok, pool=pool) == \
+            [g == 0 for i, g in enumerate(got) if i not in (7, 11)]
     # Default pool, and a failing item.
     with pytest.raises(fa.BatchError) as e:
         fa.sign_batch([(keys[0].secret_key, b"ok"),

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 import falcon_accel as fa
-from falcon_accel.server import RunningServer, openapi_path
+from falcon_accel.server import (REQUEST_FIELDS, ROUTES,
+                                 RunningServer, openapi_path)
 
 TOKEN = "test-token-0123456789abcdef"
+DOC = json.loads(openapi_path().read_text())
 
 
 def b64(b: bytes) -> str:
@@ -60,6 +62,44 @@ def key(server):
     return out
 
 
+def _resolve(doc, schema):
+    while "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].split("/")[-1]]
+    return schema
+
+
+def conforms(doc, schema, value, where="$"):
+    """A small JSON-schema check (type, required, properties, items,
+    enum, allOf, $ref) of `value` against a schema of openapi.json."""
+    schema = _resolve(doc, schema)
+    for part in schema.get("allOf", []):
+        conforms(doc, part, value, where)
+    kinds = {"object": dict, "array": list, "string": str, "boolean": bool,
+             "integer": int, "number": (int, float)}
+    t = schema.get("type")
+    if t is not None:
+        assert isinstance(value, kinds[t]), (where, t, value)
+        if t in ("integer", "number"):
+            assert not isinstance(value, bool), where
+    if "enum" in schema:
+        assert value in schema["enum"], (where, value)
+    if isinstance(value, dict):
+        for name in schema.get("required", []):
+            assert name in value, (where, name)
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                conforms(doc, sub, value[name], f"{where}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, v in enumerate(value):
+            conforms(doc, schema["items"], v, f"{where}[{i}]")
+
+
+def response_schema(doc, method, path, status):
+    op = doc["paths"][path][method.lower()]
+    content = op["responses"][str(status)].get("content", {})
+    return content.get("application/json", {}).get("schema")
+
+
 def test_health_openapi_and_routes(server):
     c = Client(server.port)
     st, out = c.call("GET", "/health")
@@ -67,12 +107,41 @@ def test_health_openapi_and_routes(server):
     st, doc = c.call("GET", "/openapi.json")
     assert st == 200
     assert doc == json.loads(openapi_path().read_text())
-    # Every route of the server is documented, and nothing else.
+    conforms(doc, response_schema(doc, "GET", "/health", 200), out)
+    # Every route of the application is documented, and nothing else,
+    # with the same token requirement, request model and response model.
     documented = {(m.upper(), p) for p, ops in doc["paths"].items()
                   for m in ops}
-    served = {(m, "/" + "/".join("{key_id}" if a == "*" else a for a in pat))
-              for m, pat, _ in server.service.routes}
+    served = {(m, p) for m, p, *_ in ROUTES}
     assert documented == served
+    app_routes = {(m, r.path.replace(":path", ""))
+                  for r in server.service.app.routes for m in r.methods
+                  if m != "HEAD"}
+    assert app_routes == served
+    for method, path, name, auth, req, resp in ROUTES:
+        op = doc["paths"][path][method.lower()]
+        assert bool(op.get("security")) == auth, path
+        assert ("401" in op["responses"]) == auth, path
+        body = op.get("requestBody", {}).get("content", {}).get(
+            "application/json", {}).get("schema")
+        assert (body or {}).get("$ref", "").split("/")[-1] == (req or ""), \
+            path
+        ok = "201" if name == "create_key" else "200"
+        got = response_schema(doc, method, path, ok)
+        assert (got or {}).get("$ref", "").split("/")[-1] == (resp or ""), \
+            path
+    # The request models' fields are the documented properties.
+    schemas = doc["components"]["schemas"]
+    flat = dict(schemas)
+    flat["VerifyRequest"] = {
+        "properties": {**schemas["VerifyItem"]["properties"],
+                       **schemas["VerifyRequest"]["allOf"][1]["properties"]},
+        "required": schemas["VerifyItem"]["required"]}
+    flat["SignBatchItem"] = schemas["SignBatchRequest"]["properties"][
+        "items"]["items"]
+    for model, (fields, required) in REQUEST_FIELDS.items():
+        assert set(flat[model]["properties"]) == fields, model
+        assert set(flat[model].get("required", [])) == required, model
 
 
 def test_key_creation_needs_the_token(server, key):
@@ -106,6 +175,7 @@ def test_sign_and_verify(server, key):
             "public_key": b64(pk), "message": b64(b"hello"),
             "signature": b64(sig), "format": fmt})
         assert st == 200 and out == {"valid": True}
+        conforms(DOC, {"$ref": "#/components/schemas/VerifyResponse"}, out)
         st, out = Client(server.port).call("POST", "/v1/verify", {
             "key_id": key["key_id"], "message": b64(b"hellO"),
             "signature": b64(sig)})
@@ -124,6 +194,7 @@ def test_batches(server, key):
         "items": [{"key_id": key["key_id"], "message": b64(m)}
                   for m in msgs]})
     assert st == 200, out
+    conforms(DOC, {"$ref": "#/components/schemas/SignBatchResponse"}, out)
     sigs = [base64.b64decode(s) for s in out["signatures"]]
     pk = base64.b64decode(key["public_key"])
     assert fa.verify_batch([(pk, m, s) for m, s in zip(msgs, sigs)]) \
@@ -138,6 +209,7 @@ def test_batches(server, key):
     assert st == 200
     assert out["results"] == [i not in (5, 9) for i in range(64)]
     assert out["valid"] == 62
+    conforms(DOC, {"$ref": "#/components/schemas/VerifyBatchResponse"}, out)
 
 
 BAD_REQUESTS = [
@@ -169,6 +241,7 @@ def test_bad_requests_get_4xx_and_service_survives(server, method, path,
     assert st == status, data
     err = json.loads(data)["error"]
     assert err["code"] == code and err["message"]
+    conforms(DOC, {"$ref": "#/components/schemas/Error"}, json.loads(data))
     st, out = Client(server.port).call("GET", "/health")
     assert st == 200
 
@@ -254,36 +327,33 @@ def test_keys_persist_across_restarts(tmp_path):
                          base64.b64decode(s["signature"]))
 
 
-# --- the C base64 packing helper behind the batch fast path -------------
+# --- the C reader of batch bodies behind the fast path --------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
-import array  # noqa: E402
 import binascii  # noqa: E402
 
-from falcon_accel._ffi import ffi, lib  # noqa: E402
-from falcon_accel.broker import SIZE_T  # noqa: E402
+from falcon_accel.broker import OP_SIGN, OP_VERIFY, PackedItems  # noqa: E402
+
+KEY_ID = "0123456789abcdef0123456789abcdef"
 
 
 def pack(key: bytes, fields):
-    """Run fa_py_pack_b64_items for one item per field string."""
-    n = len(fields)
-    blob = "".join(fields).encode("ascii")
-    out = bytearray(len(key) * n + len(blob) // 4 * 3 + 1)
-    lens = array.array(SIZE_T, bytes(ffi.sizeof("size_t") * 2 * n))
-    r = lib.fa_py_pack_b64_items(
-        key, ffi.new("size_t[]", [len(key)]), 1,
-        ffi.new("uint32_t[]", [0] * n), blob, len(blob),
-        ffi.new("size_t[]", [len(f) for f in fields]), 1, n,
-        ffi.from_buffer(out), len(out), ffi.from_buffer("size_t[]", lens))
-    if r < 0:
+    """Messages decoded by the C reader from a sign-batch body with one
+    item per base64 field string (None: refused)."""
+    body = json.dumps({"items": [{"key_id": KEY_ID, "message": f}
+                                 for f in fields]}).encode()
+    got = PackedItems.from_json(OP_SIGN, body, {KEY_ID: key}.get, 100)
+    if got is None:
         return None
-    res, pos = [], 0
-    for i in range(n):
-        assert bytes(out[pos:pos + lens[2 * i]]) == key
-        pos += lens[2 * i]
-        res.append(bytes(out[pos:pos + lens[2 * i + 1]]))
-        pos += lens[2 * i + 1]
-    assert pos == r
+    items, fmt = got
+    assert fmt is None and items.n == len(fields)
+    res, pos, data = [], 0, bytes(items.data)
+    for i in range(items.n):
+        kl, ml = items.lens[2 * i], items.lens[2 * i + 1]
+        assert data[pos:pos + kl] == key
+        res.append(data[pos + kl:pos + kl + ml])
+        pos += kl + ml
+    assert pos == len(data)
     return res
 
 
@@ -297,10 +367,189 @@ def test_c_base64_decodes_what_python_encodes(blobs):
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet="AQgw+/=9a \n-_", max_size=12))
 def test_c_base64_accepts_only_what_strict_python_accepts(s):
-    got = pack(b"", [s])
+    got = pack(b"k", [s])
     try:
         ref = binascii.a2b_base64(s, strict_mode=True)
     except (binascii.Error, ValueError):
         ref = None
     if got is not None:
         assert ref is not None and got[0] == ref, (s, got, ref)
+
+
+# Bodies built from pieces of valid and invalid JSON: whenever the C reader
+# accepts one, Python's json module reads the same items from it.
+_PIECES = ['{', '}', '[', ']', ',', ':', ' ', '\n', '"items"', '"format"',
+           '"key_id"', '"message"', '"signature"', '"other"', '"ct"',
+           f'"{KEY_ID}"', '"aGk="', '"AA=="', '"a\\u0041"', '1', 'null',
+           '"\u00e9"']
+_ITEM = ('{"key_id": "%s", "message": "aGk=", "signature": "AA=="}'
+         % KEY_ID)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES + [_ITEM]), max_size=30),
+       st.sampled_from([OP_SIGN, OP_VERIFY]))
+def test_c_reader_agrees_with_json(pieces, op):
+    body = "".join(pieces).encode()
+    got = PackedItems.from_json(op, body, {KEY_ID: b"KEY"}.get, 8)
+    if got is None:
+        return
+    obj = json.loads(body)
+    assert set(obj) <= {"items", "format"}
+    items, fmt = got
+    assert fmt == obj.get("format")
+    fields = ("key_id", "message", "signature")[:PackedItems.width(op)]
+    assert len(obj["items"]) == items.n
+    want = b"".join(b"KEY" if f == "key_id" else base64.b64decode(it[f])
+                    for it in obj["items"] for f in fields)
+    assert bytes(items.data) == want
+    assert all(set(it) == set(fields) for it in obj["items"])
+
+
+def test_c_reader_refuses_what_it_does_not_handle():
+    item = {"key_id": KEY_ID, "message": "aGk=", "signature": "AA=="}
+    ok = {"items": [item, item], "format": "ct"}
+    lookup = {KEY_ID: b"K"}.get
+    got = PackedItems.from_json(OP_VERIFY, json.dumps(ok).encode(), lookup,
+                                8)
+    assert got is not None and got[0].n == 2 and got[1] == "ct"
+    for bad in (
+            {"items": [item], "extra": 1},                  # unknown field
+            {"items": [dict(item, public_key="AA==")]},     # inline key
+            {"items": [dict(item, key_id="f" * 32)]},       # unknown key
+            {"items": [dict(item, message="a\\u0041==")]},  # escape
+            {"items": [dict(item, message="a===")]},        # bad base64
+            {"items": []}, {"items": [item] * 9},           # count
+            {"items": [item], "format": None}):
+        body = json.dumps(bad).encode()
+        assert PackedItems.from_json(OP_VERIFY, body, lookup, 8) is None, bad
+    assert PackedItems.from_json(OP_VERIFY, b'{"items": [' +
+                                 json.dumps(item).encode() + b']} x',
+                                 lookup, 8) is None
+
+
+# --- transport: TLS, connection limit, graceful shutdown ------------------
+
+import os  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import ssl  # noqa: E402
+import subprocess  # noqa: E402
+import signal  # noqa: E402
+import time  # noqa: E402
+
+
+def test_tls(tmp_path):
+    if shutil.which("openssl") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("openssl missing under CI")
+        pytest.skip("openssl not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext",
+                    "subjectAltName=IP:127.0.0.1", "-keyout", str(key),
+                    "-out", str(cert)], check=True, capture_output=True)
+    with RunningServer(tmp_path / "k", TOKEN, threads=1, tls_cert=str(cert),
+                       tls_key=str(key)) as srv:
+        assert srv.url.startswith("https://")
+        ctx = ssl.create_default_context(cafile=str(cert))
+        conn = http.client.HTTPSConnection("127.0.0.1", srv.port,
+                                           context=ctx, timeout=30)
+        conn.request("GET", "/health")
+        r = conn.getresponse()
+        assert r.status == 200 and json.loads(r.read())["status"] == "ok"
+        # Plain HTTP on the TLS port gets no answer.
+        with pytest.raises((http.client.HTTPException, ConnectionError,
+                            socket.timeout, OSError)):
+            plain = http.client.HTTPConnection("127.0.0.1", srv.port,
+                                               timeout=10)
+            plain.request("GET", "/health")
+            assert plain.getresponse().status != 200
+    from falcon_accel.server import main
+    with pytest.raises(SystemExit):
+        main(["--tls-cert", str(cert), "--port", "0"])   # key missing
+
+
+def test_connection_limit(tmp_path):
+    with RunningServer(tmp_path / "k", TOKEN, threads=1,
+                       max_connections=2) as srv:
+        held = [Client(srv.port) for _ in range(2)]
+        for c in held:
+            assert c.call("GET", "/health")[0] == 200
+        # Two keep-alive connections are open: a third is refused.
+        st, _ = Client(srv.port).call("GET", "/health")
+        assert st == 503
+        held[0].conn.close()
+        for _ in range(200):
+            st, _ = Client(srv.port).call("GET", "/health")
+            if st == 200:
+                break
+            time.sleep(0.05)
+        assert st == 200
+
+
+def _metric(text: str, name: str) -> float:
+    m = re.search(rf"^{name} ([0-9.e+-]+)$", text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+def test_sigterm_finishes_in_flight_requests(tmp_path):
+    """SIGTERM while a request is in flight (its body half sent): the
+    request completes, then the server exits 0 and stops listening."""
+    (tmp_path / "token").write_text(TOKEN)
+    port_file = tmp_path / "port"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "falcon_accel.server", "--port", "0",
+         "--key-dir", str(tmp_path / "k"), "--token-file",
+         str(tmp_path / "token"), "--threads", "1", "--port-file",
+         str(port_file)], stderr=subprocess.PIPE)
+    try:
+        for _ in range(600):
+            if port_file.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        port = int(port_file.read_text())
+        c = Client(port, TOKEN)
+        st, key = c.call("POST", "/v1/keys", {"logn": 9})
+        assert st == 201
+        body = json.dumps({"items": [{"key_id": key["key_id"],
+                                      "message": b64(b"m%d" % i)}
+                                     for i in range(8)]}).encode()
+        s = socket.create_connection(("127.0.0.1", port), timeout=60)
+        s.sendall(b"POST /v1/sign/batch HTTP/1.1\r\nHost: x\r\n"
+                  b"Content-Type: application/json\r\n"
+                  b"Authorization: Bearer " + TOKEN.encode() + b"\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])
+        # Wait until the server handles it (the /metrics request itself
+        # is the other one in flight).
+        for _ in range(600):
+            st, text = Client(port).call("GET", "/metrics")
+            if _metric(text.decode(),
+                       "falcon_http_requests_in_flight") >= 2:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("request never reached the handler")
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        s.sendall(body[10:])
+        resp = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            resp += chunk
+        head, _, out = resp.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        sigs = json.loads(out)["signatures"]
+        pk = base64.b64decode(key["public_key"])
+        assert fa.verify_batch([(pk, b"m%d" % i, base64.b64decode(g))
+                                for i, g in enumerate(sigs)]) == [True] * 8
+        assert proc.wait(60) == 0
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
