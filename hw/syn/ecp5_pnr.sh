@@ -59,6 +59,7 @@ PNR="$NEXTPNR --um-85k --package CABGA381 --speed 8 --freq $FREQ --seed $SEED $I
 	echo "yosys: $($YOSYS -V 2>&1 | tail -n 1)"
 	echo "nextpnr: $($NEXTPNR -V 2>&1 | tail -n 1)"
 	echo "device: LFE5UM-85F-8BG381 (--um-85k --package CABGA381 --speed 8)"
+	echo "rtl: git $(git -C "$HW" rev-parse --short HEAD 2>/dev/null)$(git -C "$HW" status --porcelain -- . 2>/dev/null | grep -q '\.v$' && echo ' + uncommitted RTL changes in hw/'), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "params: TOP=$TOP P=$P SAMPLER=$SAMPLER KIND=$KIND FREQ=$FREQ SEED=$SEED IO=$IO"
 	echo "synth: $YOSYS -p \"$(echo "$YS" | sed "s#$HW#hw#g; s#$OUT#OUT#g")\""
 	echo "pnr: $(echo "$PNR" | sed "s#$OUT#OUT#g")"
