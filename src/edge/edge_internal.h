@@ -30,6 +30,11 @@ typedef struct {
 	int rng_err;             /* FA_OK, or FA_ERR_RANDOM if seeding failed */
 } fa_edge_worker;
 
+/* Seed a PRNG from `seed` (NULL: from the OS, *rng_err = FA_ERR_RANDOM
+   when that fails; else FA_OK). edge_worker.c */
+void fa_edge_seed_rng(fa_shake256_ctx *rng, int *rng_err, const void *seed,
+	size_t seed_len);
+
 /* Allocate the scratch buffer, seed the PRNG from `seed` (NULL: from the
    OS). Returns FA_OK or FA_ERR_INTERNAL (memory). A seeding failure is
    not an error here: it is kept in rng_err and reported by signing. */

@@ -1,0 +1,310 @@
+/*
+ * edge_job.c -- job lifetime: building a job (one allocation holding the
+ * copied items), references, waiting, results, cancellation.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edge_broker_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Jobs. */
+
+void
+fa_job_retain(fa_job *job)
+{
+	atomic_fetch_add_explicit(&job->refs, 1, memory_order_relaxed);
+}
+
+void
+fa_job_release(fa_job *job)
+{
+	if (job == NULL) {
+		return;
+	}
+	if (atomic_fetch_sub_explicit(&job->refs, 1, memory_order_acq_rel)
+		== 1)
+	{
+		pthread_cond_destroy(&job->cv);
+		pthread_mutex_destroy(&job->mu);
+		/* Sign jobs hold private keys. */
+		fa_free_secret(job, job->alloc_len);
+	}
+}
+
+int
+fa_job_is_done(const fa_job *job)
+{
+	return atomic_load_explicit(&((fa_job *)job)->done,
+		memory_order_acquire);
+}
+
+int
+fa_job_wait(fa_job *job, int64_t timeout_us)
+{
+	int64_t until = timeout_us >= 0 ? fa_now_us() + timeout_us : 0;
+	int done;
+
+	if (atomic_load_explicit(&job->settled, memory_order_acquire)) {
+		return 1;
+	}
+	pthread_mutex_lock(&job->mu);
+	while (!(done = atomic_load(&job->settled))) {
+		if (timeout_us < 0) {
+			pthread_cond_wait(&job->cv, &job->mu);
+		} else {
+			if (fa_now_us() >= until) {
+				break;
+			}
+			fa_edge_cond_wait_until(&job->cv, &job->mu, until);
+		}
+	}
+	pthread_mutex_unlock(&job->mu);
+	return done;
+}
+
+int
+fa_job_status(const fa_job *job)
+{
+	return fa_job_is_done(job) ? job->status : FA_JOB_PENDING;
+}
+
+int
+fa_job_op(const fa_job *job)
+{
+	return job->op;
+}
+
+size_t
+fa_job_count(const fa_job *job)
+{
+	return job->n;
+}
+
+int
+fa_job_item_status(const fa_job *job, size_t i)
+{
+	if (i >= job->n) {
+		return FA_ERR_BADARG;
+	}
+	if (!fa_job_is_done(job)) {
+		return FA_JOB_PENDING;
+	}
+	return job->items[i].err;
+}
+
+size_t
+fa_job_item_statuses(const fa_job *job, int *out, size_t n)
+{
+	size_t i;
+	int done = fa_job_is_done(job);
+
+	if (n > job->n) {
+		n = job->n;
+	}
+	for (i = 0; i < n; i ++) {
+		out[i] = done ? job->items[i].err : FA_JOB_PENDING;
+	}
+	return n;
+}
+
+int
+fa_job_signature(const fa_job *job, size_t i, const uint8_t **sig,
+	size_t *sig_len)
+{
+	const job_item *it;
+
+	if (i >= job->n || job->op != FA_OP_SIGN || sig == NULL
+		|| sig_len == NULL)
+	{
+		return FA_ERR_BADARG;
+	}
+	if (!fa_job_is_done(job)) {
+		return FA_JOB_PENDING;
+	}
+	it = &job->items[i];
+	if (it->err != FA_OK) {
+		return it->err;
+	}
+	*sig = it->sig_out;
+	*sig_len = it->sig_out_len;
+	return FA_OK;
+}
+
+uint64_t
+fa_job_tag(const fa_job *job)
+{
+	return job->tag;
+}
+
+void *
+fa_job_user(const fa_job *job)
+{
+	return job->user;
+}
+
+int64_t
+fa_job_latency_us(const fa_job *job)
+{
+	return fa_job_is_done(job) ? job->done_us - job->submit_us : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building a job. */
+
+
+/* Bytes of the output buffer of a signing item (0: invalid key, the
+   item will fail with the decoding error). */
+static size_t
+sig_out_size(const fa_broker_item *it)
+{
+	int logn = fa_get_logn(it->key, it->key_len);
+
+	if (logn < FA_LOGN_MIN || logn > FA_LOGN_MAX) {
+		return 0;
+	}
+	return FA_SIG_MAXSIZE((unsigned)logn);
+}
+
+/* Add a + b, saturating (sizes from the caller). */
+static size_t
+add_sat(size_t a, size_t b)
+{
+	return a + b < a ? (size_t)-1 : a + b;
+}
+
+int
+fa_edge_check_items(const fa_job_options *opt, const fa_broker_item *items,
+	size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		const fa_broker_item *it = &items[i];
+
+		if ((it->key == NULL && it->key_len > 0)
+			|| (it->msg == NULL && it->msg_len > 0)
+			|| (opt->op == FA_OP_VERIFY && it->sig == NULL
+				&& it->sig_len > 0))
+		{
+			return FA_ERR_BADARG;
+		}
+	}
+	return FA_OK;
+}
+
+static uint8_t *
+copy_in(uint8_t **pos, const void *src, size_t len)
+{
+	uint8_t *dst = *pos;
+
+	if (len > 0) {
+		memcpy(dst, src, len);
+	}
+	*pos += len;
+	return dst;
+}
+
+/* Build a job (outside the lock): copies and key digests. */
+int
+fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
+	const fa_broker_item *items, size_t n, fa_job **out)
+{
+	size_t i, head, len;
+	uint8_t *pos;
+	fa_job *j;
+
+	if (n > ((size_t)-1 - sizeof *j) / sizeof(job_item)) {
+		return FA_ERR_BADARG;
+	}
+	head = sizeof *j + n * sizeof(job_item);
+	len = head;
+	for (i = 0; i < n; i ++) {
+		len = add_sat(len, items[i].key_len);
+		len = add_sat(len, items[i].msg_len);
+		if (opt->op == FA_OP_VERIFY) {
+			len = add_sat(len, items[i].sig_len);
+		} else {
+			len = add_sat(len, sig_out_size(&items[i]));
+		}
+	}
+	if (len > b->cfg.queue_max_bytes) {
+		return FA_ERR_BADARG;   /* could never fit */
+	}
+	j = malloc(len);
+	if (j == NULL) {
+		return FA_ERR_INTERNAL;
+	}
+	memset(j, 0, head);
+	atomic_init(&j->refs, 1);
+	atomic_init(&j->done, 0);
+	atomic_init(&j->settled, 0);
+	atomic_init(&j->cut_code, 0);
+	j->broker = b;
+	j->op = opt->op;
+	j->sig_format = opt->sig_format;
+	j->be = opt->be != NULL ? opt->be : b->cfg.backend;
+	j->n = n;
+	j->alloc_len = len;
+	j->cut_status = FA_OK;
+	j->cb = opt->cb;
+	j->user = opt->user;
+	j->tag = opt->tag;
+	j->notify = opt->notify;
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	pos = (uint8_t *)j + head;
+	for (i = 0; i < n; i ++) {
+		const fa_broker_item *src = &items[i];
+		job_item *it = &j->items[i];
+
+		it->key = copy_in(&pos, src->key, src->key_len);
+		it->key_len = src->key_len;
+		it->msg = copy_in(&pos, src->msg, src->msg_len);
+		it->msg_len = src->msg_len;
+		if (opt->op == FA_OP_VERIFY) {
+			it->sig = copy_in(&pos, src->sig, src->sig_len);
+			it->sig_len = src->sig_len;
+		} else {
+			it->sig_out_len = sig_out_size(src);
+			it->sig_out = pos;
+			pos += it->sig_out_len;
+		}
+		/* The digest costs a SHAKE256 pass over the key (about as
+		   much as a verification): reuse the previous item's when the
+		   key is the same, the common case of a batch. */
+		if (i > 0 && src->key_len == items[i - 1].key_len
+			&& (src->key == items[i - 1].key
+			|| memcmp(src->key, items[i - 1].key, src->key_len) == 0))
+		{
+			memcpy(it->digest, j->items[i - 1].digest,
+				FA_KEY_DIGEST_SIZE);
+		} else {
+			fa_key_digest(it->digest, opt->op, it->key,
+				it->key_len);
+		}
+		it->err = FA_JOB_PENDING;
+	}
+	*out = j;
+	return FA_OK;
+}
+
+int
+fa_job_cancel(fa_job *job)
+{
+	fa_broker *b = job->broker;
+	fa_job *fl = NULL;
+	int cancelled = 0;
+
+	pthread_mutex_lock(&b->lock);
+	if (!job->complete && atomic_load(&job->cut_code) == 0) {
+		fa_edge_cut_job(b, job, FA_ERR_CANCELLED, &fl);
+		cancelled = 1;
+	}
+	pthread_mutex_unlock(&b->lock);
+	fa_edge_finish_jobs(b, fl);
+	return cancelled;
+}
