@@ -24,7 +24,7 @@ if [ ${#py_need[@]} -gt 0 ]; then
   || python3 -m pip install -q --break-system-packages "mpmath" "cocotb>=1.8,<2" "pytest" "cffi" "hypothesis"
 fi
 # Optional parts add their own set-up scripts (hardware tools, Rust peers...).
-for extra in scripts/setup_hw.sh scripts/setup_fido2.sh scripts/setup_board.sh scripts/setup_service.sh; do
+for extra in scripts/setup_hw.sh scripts/setup_fido2.sh scripts/setup_soc.sh scripts/setup_board.sh scripts/setup_service.sh; do
   [ -x "$extra" ] && "$extra"
 done
 exit 0

@@ -21,6 +21,9 @@
 
 #include "cli.h"
 #include "kat_drbg.h"
+#if FA_HAVE_SOC
+#include "cli_soc.h"
+#endif
 
 #define KAT_SEED_LEN  48
 #define KAT_MAX_COUNT 1000
@@ -42,6 +45,7 @@ static void put_hex_line(FILE *f, const char *name, const uint8_t *x,
 
 typedef struct {
 	unsigned logn;
+	int soc;                 /* the SoC firmware does every step */
 	const fa_backend *be;
 	uint8_t *sk, *pk, *sig, *sm, *tmp;
 	size_t sk_len, pk_len, sig_max, sm_max, tmp_len;
@@ -70,6 +74,20 @@ static size_t kat_record(kat_ctx *c, unsigned count,
 
 	fa_kat_drbg_init(&drbg, seed);
 
+#if FA_HAVE_SOC
+	if (c->soc) {
+		/* same DRBG draws; keygen, both signings and verify run on the
+		   firmware (cli_soc.c) */
+		uint8_t kseed[48];
+
+		fa_kat_drbg_random(&drbg, kseed, 48);
+		fa_kat_drbg_random(&drbg, nonce, sizeof nonce);
+		fa_kat_drbg_random(&drbg, buf48, 48);
+		sig_len = cli_soc_kat_record(c->logn, count, kseed, nonce, buf48,
+			msg, mlen, c->sk, c->pk, c->sig, c->sig_max);
+		goto encode;
+	}
+#endif
 	fa_kat_drbg_random(&drbg, buf48, 48);
 	fa_shake256_init_prng_from_seed(&rng, buf48, 48);
 	rc = fa_keygen(c->be, &rng, c->logn, c->sk, c->sk_len,
@@ -130,6 +148,13 @@ static size_t kat_record(kat_ctx *c, unsigned count,
 		free(tsig);
 	}
 
+#if FA_HAVE_SOC
+encode:
+#endif
+	if (sig_len <= 1 + FA_NONCE_SIZE || c->sig[0] != 0x30 + c->logn) {
+		cli_fail(CLI_EXIT_ERROR, "kat: record %u: unexpected signature "
+			"layout", count);
+	}
 	body_len = sig_len - 1 - FA_NONCE_SIZE;
 	esig_len = 1 + body_len;
 	if (esig_len > kat_max_esig(c->logn)) {
@@ -173,7 +198,12 @@ int cli_cmd_kat(int argc, char **argv)
 		cli_fail(CLI_EXIT_ERROR, "kat: --degree and --out are required");
 	}
 	c.logn = cli_parse_degree(degree);
-	c.be = cli_backend(be_name);
+#if FA_HAVE_SOC
+	c.soc = cli_soc_selected(be_name);
+#else
+	c.soc = 0;
+#endif
+	c.be = c.soc ? NULL : cli_backend(be_name);
 
 	/* All seeds and messages from the master DRBG, in file order. */
 	for (i = 0; i < 48; i ++) {

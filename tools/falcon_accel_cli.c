@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "cli.h"
+#if FA_HAVE_SOC
+#include "cli_soc.h"
+#endif
 
 static const char usage_text[] =
 "usage: falcon-accel [--backend NAME] COMMAND [OPTIONS]\n"
@@ -335,6 +338,12 @@ int main(int argc, char **argv)
 			FA_CLI_VERSION, FA_FPEMU ? "emulated" : "native");
 		return CLI_EXIT_OK;
 	}
+#if FA_HAVE_SOC
+	/* --backend soc: whole operations on the simulated SoC (cli_soc.c) */
+	if (strcmp(cmd, "bench") == 0 && cli_soc_requested(argc, argv)) {
+		return cli_soc_cmd_bench(argc, argv);
+	}
+#endif
 	if (strcmp(cmd, "keygen") == 0) {
 		return cli_cmd_keygen(argc, argv);
 	}

@@ -1,0 +1,281 @@
+/*
+ * fw_accel.c -- the kernel tables the firmware runs Falcon with, per
+ * request mode (fw/soc_proto.h), and the cycle counters of an operation.
+ *
+ *   FA_SOC_MODE_FW     the portable kernels: emulated FP on the CPU.
+ *   FA_SOC_MODE_ACCEL  FFT/iFFT, NTT/iNTT, the pointwise NTT product and
+ *                      the FFT-domain vector ops on falcon_accel_top,
+ *                      through the shared register-level driver
+ *                      (src/backend_rtl/rtl_driver.c) on an MMIO
+ *                      transport: the CPU moves every operand word over
+ *                      the bus (one AXI4-Lite transaction per word).
+ *   FA_SOC_MODE_DMA    the same kernels; operands move by DMA bursts
+ *                      (hw/soc/rtl/soc_dma.sv) instead of CPU stores.
+ * The other slots (LDL, split/merge, SamplerZ, ...) stay portable.
+ *
+ * A failed device call (an error status, or a poll that times out in
+ * the driver) leaves the operand untouched and the portable kernel runs
+ * instead, so results stay correct; the failure is counted and the
+ * request's reply says FA_SOC_ST_ACCEL.
+ *
+ * Works with either form of the kernel seam: kernels returning
+ * FA_KERNEL_DONE / FA_KERNEL_FALLBACK (NULL slots run the portable
+ * kernel), or void kernels (the fallback is called here).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "fa_rtl.h"
+#include "fa_rtl_regs.h"
+#include "fw_accel.h"
+#include "fw_hal.h"
+#include "inner.h"
+#include "soc_proto.h"
+
+#define ACC(off) (FA_SOC_ACCEL_BASE + (off))
+#define DMA(off) (FA_SOC_DMA_BASE + (off))
+#define DMA_POLL_LIMIT 100000u
+
+/* ------------------------------------------------------------------ */
+/* Transports */
+
+static int mmio_tr_wr(void *ctx, uint32_t off, uint32_t v)
+{
+	(void)ctx;
+	mmio_wr(ACC(off), v);
+	return 0;
+}
+
+static int mmio_tr_rd(void *ctx, uint32_t off, uint32_t *v)
+{
+	(void)ctx;
+	*v = mmio_rd(ACC(off));
+	return 0;
+}
+
+static uint64_t tr_cycles(void *ctx)
+{
+	(void)ctx;
+	return fw_cycles();
+}
+
+/* One DMA transfer (ctrl 1: RAM -> window, 2: window -> RAM). */
+static int dma_xfer(uint32_t ctrl, unsigned target, const uint32_t *w,
+	size_t n)
+{
+	uint32_t k, st;
+
+	mmio_wr(DMA(FA_SOC_DMA_RAM_ADDR), (uint32_t)(uintptr_t)w);
+	mmio_wr(DMA(FA_SOC_DMA_TARGET), target);
+	mmio_wr(DMA(FA_SOC_DMA_LEN), (uint32_t)n);
+	mmio_wr(DMA(FA_SOC_DMA_CTRL), ctrl);
+	for (k = 0; k < DMA_POLL_LIMIT; k ++) {
+		st = mmio_rd(DMA(FA_SOC_DMA_STATUS));
+		if (st & 2u) {
+			return (st & 4u) ? -1 : 0;
+		}
+	}
+	return -1;
+}
+
+static int dma_burst_wr(void *ctx, unsigned target, const uint32_t *w,
+	size_t n)
+{
+	(void)ctx;
+	return dma_xfer(1, target, w, n);
+}
+
+static int dma_burst_rd(void *ctx, unsigned target, uint32_t *w, size_t n)
+{
+	(void)ctx;
+	return dma_xfer(2, target, w, n);
+}
+
+static fa_rtl_transport tr_mmio = {
+	NULL, mmio_tr_wr, mmio_tr_rd, NULL, NULL, tr_cycles, "mmio"
+};
+static fa_rtl_transport tr_dma = {
+	NULL, mmio_tr_wr, mmio_tr_rd, dma_burst_wr, dma_burst_rd, tr_cycles,
+	"mmio+dma"
+};
+
+/* The transport of the operation in progress. */
+static fa_rtl_transport *cur_tr;
+
+/* ------------------------------------------------------------------ */
+/* Statistics */
+
+static uint32_t bus0, dma0;
+static fw_stats cur;
+static fa_rtl_kstat kstats[FA_RTL_K_COUNT];
+
+const fa_rtl_kstat *fw_kstats(void)
+{
+	return kstats;
+}
+
+void fw_stats_begin(void)
+{
+	memset(&cur, 0, sizeof cur);
+	memset(kstats, 0, sizeof kstats);
+	bus0 = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ACC_BUS_CYCLES);
+	dma0 = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_DMA_CYCLES);
+}
+
+void fw_stats_end(fw_stats *s)
+{
+	unsigned i;
+
+	*s = cur;
+	for (i = 0; i < FA_RTL_K_COUNT; i ++) {
+		s->acc_compute += (uint32_t)kstats[i].cycles;
+		s->kcalls += (uint32_t)kstats[i].calls;
+	}
+	s->acc_bus = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ACC_BUS_CYCLES) - bus0;
+	s->dma = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_DMA_CYCLES) - dma0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels */
+
+/* 0: done on the device; -1: failed (operand untouched). */
+static int fpr_dev(unsigned kid, unsigned op, fpr *a, const fpr *b, fpr c,
+	unsigned logn)
+{
+	if (fa_rtl_drv_fpr_op(cur_tr, op, (uint64_t *)a, (const uint64_t *)b,
+		fpr_bits(c), logn, &kstats[kid]) != 0)
+	{
+		cur.error = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int mq_dev(unsigned kid, unsigned op, uint16_t *a, const uint16_t *b,
+	unsigned logn)
+{
+	if (fa_rtl_drv_mq_op(cur_tr, op, a, b, logn, &kstats[kid]) != 0) {
+		cur.error = 1;
+		return -1;
+	}
+	return 0;
+}
+
+#ifdef FA_KERNEL_DONE
+/* the seam's dispatcher runs the portable kernel on FA_KERNEL_FALLBACK */
+#define K_RET int
+#define K_END(r, portable_call) \
+	return (r) == 0 ? FA_KERNEL_DONE : FA_KERNEL_FALLBACK
+#else
+#define K_RET void
+#define K_END(r, portable_call) \
+	do { if ((r) != 0) { portable_call; } } while (0)
+#endif
+
+#define FW_FPR_UNARY(fn, kid, op, portable) \
+	static K_RET fn(fpr *a, unsigned logn) \
+	{ \
+		int r = fpr_dev(kid, op, a, NULL, FPR_ZERO, logn); \
+		K_END(r, portable(a, logn)); \
+	}
+#define FW_FPR_BINARY(fn, kid, op, portable) \
+	static K_RET fn(fpr *a, const fpr *b, unsigned logn) \
+	{ \
+		int r = fpr_dev(kid, op, a, b, FPR_ZERO, logn); \
+		K_END(r, portable(a, b, logn)); \
+	}
+
+FW_FPR_UNARY(acc_fft, FA_RTL_K_FFT, FA_RTL_OP_FFT, fa_fft_portable)
+FW_FPR_UNARY(acc_ifft, FA_RTL_K_IFFT, FA_RTL_OP_IFFT, fa_ifft_portable)
+FW_FPR_UNARY(acc_neg, FA_RTL_K_NEG, FA_RTL_OP_VNEG, fa_poly_neg_portable)
+FW_FPR_UNARY(acc_adj, FA_RTL_K_ADJ, FA_RTL_OP_VADJ, fa_poly_adj_fft_portable)
+FW_FPR_UNARY(acc_mulselfadj, FA_RTL_K_MULSELFADJ, FA_RTL_OP_VMULSELFADJ,
+	fa_poly_mulselfadj_fft_portable)
+FW_FPR_BINARY(acc_add, FA_RTL_K_ADD, FA_RTL_OP_VADD, fa_poly_add_portable)
+FW_FPR_BINARY(acc_sub, FA_RTL_K_SUB, FA_RTL_OP_VSUB, fa_poly_sub_portable)
+FW_FPR_BINARY(acc_mul, FA_RTL_K_MUL, FA_RTL_OP_VMUL, fa_poly_mul_fft_portable)
+FW_FPR_BINARY(acc_muladj, FA_RTL_K_MULADJ, FA_RTL_OP_VMULADJ,
+	fa_poly_muladj_fft_portable)
+
+static K_RET acc_mulconst(fpr *a, fpr x, unsigned logn)
+{
+	int r = fpr_dev(FA_RTL_K_MULCONST, FA_RTL_OP_VMULCONST, a, NULL, x, logn);
+
+	K_END(r, fa_poly_mulconst_portable(a, x, logn));
+}
+
+static K_RET acc_ntt(uint16_t *a, unsigned logn)
+{
+	int r = mq_dev(FA_RTL_K_NTT, FA_RTL_OP_NTT, a, NULL, logn);
+
+	K_END(r, fa_mq_ntt_portable(a, logn));
+}
+
+static K_RET acc_intt(uint16_t *a, unsigned logn)
+{
+	int r = mq_dev(FA_RTL_K_INTT, FA_RTL_OP_INTT, a, NULL, logn);
+
+	K_END(r, fa_mq_intt_portable(a, logn));
+}
+
+static K_RET acc_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
+{
+	int r = mq_dev(FA_RTL_K_NTT_MUL, FA_RTL_OP_NTT_MUL, a, b, logn);
+
+	K_END(r, fa_mq_poly_mul_ntt_portable(a, b, logn));
+}
+
+static int always(void)
+{
+	return 1;
+}
+
+static struct fa_kernels tab_accel;
+static int tab_state;    /* 0 unset, 1 ready, -1 no accelerator */
+
+static int accel_init(void)
+{
+	if (tab_state == 0) {
+		tab_state = mmio_rd(ACC(FA_RTL_REG_ID)) == FA_RTL_ID_VALUE ? 1 : -1;
+		tab_accel = fa_backend_portable;
+		tab_accel.name = "soc-accel";
+		tab_accel.available = always;
+		tab_accel.simulated = 0;
+		tab_accel.fft = acc_fft;
+		tab_accel.ifft = acc_ifft;
+		tab_accel.poly_add = acc_add;
+		tab_accel.poly_sub = acc_sub;
+		tab_accel.poly_neg = acc_neg;
+		tab_accel.poly_adj_fft = acc_adj;
+		tab_accel.poly_mul_fft = acc_mul;
+		tab_accel.poly_muladj_fft = acc_muladj;
+		tab_accel.poly_mulselfadj_fft = acc_mulselfadj;
+		tab_accel.poly_mulconst = acc_mulconst;
+		tab_accel.mq_ntt = acc_ntt;
+		tab_accel.mq_intt = acc_intt;
+		tab_accel.mq_poly_mul_ntt = acc_ntt_mul;
+	}
+	return tab_state == 1;
+}
+
+const fa_backend *fw_backend(unsigned mode)
+{
+	switch (mode) {
+	case FA_SOC_MODE_FW:
+		return &fa_backend_portable;
+	case FA_SOC_MODE_ACCEL:
+		if (!accel_init()) {
+			return NULL;
+		}
+		cur_tr = &tr_mmio;
+		return &tab_accel;
+	case FA_SOC_MODE_DMA:
+		if (!accel_init()) {
+			return NULL;
+		}
+		cur_tr = &tr_dma;
+		return &tab_accel;
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,34 @@
+/*
+ * fw_accel.h -- the kernel tables the firmware runs Falcon with, one per
+ * request mode (fw/soc_proto.h FA_SOC_MODE_*), and the counters that
+ * say where an operation's cycles went.
+ */
+#ifndef FW_ACCEL_H
+#define FW_ACCEL_H
+
+#include <stdint.h>
+
+#include "falcon_accel.h"
+#include "fa_rtl.h"
+
+/* The backend for `mode`, or NULL when the mode is unknown or the SoC has
+   no usable accelerator. */
+const fa_backend *fw_backend(unsigned mode);
+
+/* Counters over one operation. */
+typedef struct {
+	uint32_t acc_compute;   /* accelerator CYCLES summed over kernel calls */
+	uint32_t acc_bus;       /* cycles the CPU waited on the accelerator port */
+	uint32_t dma;           /* cycles the DMA engine was busy */
+	uint32_t kcalls;        /* accelerator kernel calls */
+	int      error;         /* an accelerator call failed (kernel fell back or result void) */
+} fw_stats;
+
+void fw_stats_begin(void);
+void fw_stats_end(fw_stats *s);
+
+/* Per-kernel statistics of the last operation (FA_RTL_K_COUNT entries;
+   cycles_with_transfer counted with mcycle, as the CPU sees the call). */
+const fa_rtl_kstat *fw_kstats(void);
+
+#endif

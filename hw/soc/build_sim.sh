@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# build_sim.sh -- Verilate the falcon-accel SoC (hw/soc/rtl/soc_top.sv:
+# Ibex from the pythondata-cpu-ibex package + falcon_accel_top) with the
+# harness hw/soc/dv/soc_sim.cpp into BUILD/soc_sim.
+# Usage: hw/soc/build_sim.sh [build-dir]   (default build/soc-sim)
+# Env:   SOC_P (accelerator lanes, 1/2/4; default 4), JOBS (default 2)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HW=$ROOT/hw
+BUILD=$(mkdir -p "${1:-$ROOT/build/soc-sim}" && cd "${1:-$ROOT/build/soc-sim}" && pwd)
+P=${SOC_P:-4}
+case $P in 1) LP=0 ;; 2) LP=1 ;; 4) LP=2 ;; *) echo "build_sim: SOC_P must be 1, 2 or 4" >&2; exit 2 ;; esac
+IBEX=$(python3 -c "import pythondata_cpu_ibex as p; print(p.data_location)" 2>/dev/null) || {
+	echo "build_sim: python package pythondata-cpu-ibex missing (scripts/setup_soc.sh)" >&2; exit 2; }
+. "$HW/syn/sources.sh"
+. "$HW/soc/sim_sources.sh"
+python3 "$HW/soc/util/gen_socmap.py" --check
+mkdir -p "$BUILD"
+# Verilator warnings in the vendored core are not ours: -Wno-fatal; our
+# own RTL is linted by `make -C hw/soc lint`.
+nice verilator ${SOC_VFLAGS:-} --cc --exe --build -j "${JOBS:-2}" -O3 --x-assign fast --x-initial fast \
+	--top-module soc_top -GP=$P -GLP=$LP -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN \
+	-Wno-UNOPTFLAT -Wno-SELRANGE -Wno-WIDTH \
+	-DSYNTHESIS $SOC_INCDIRS -I"$HW/top/rtl" \
+	--Mdir "$BUILD/obj" -o "$BUILD/soc_sim" \
+	-CFLAGS "-O2 -I$ROOT/fw" \
+	$SOC_IBEX_SRCS $FA_SRCS $SOC_OWN_SRCS "$HW/soc/dv/soc_sim.cpp" >"$BUILD/build.log" 2>&1 || {
+	grep -E '%Error|error' "$BUILD/build.log" | head -30; exit 1; }
+echo "build_sim: $BUILD/soc_sim (P = $P)"

@@ -1,0 +1,299 @@
+/*
+ * soc_sim.cpp -- simulation harness of the falcon-accel SoC (Verilated
+ * soc_top): loads the firmware ELF into RAM through the DPI export
+ * soc_ram_load, releases reset and runs the clock; the host link is the
+ * SoC mailbox, which the harness feeds from stdin and drains to stdout in
+ * frames (u32 FA_SOC_FRAME_MAGIC, u32 length, bytes; fw/soc_proto.h).
+ * Console bytes from the UART go to stderr (or --console FILE).
+ *
+ *   soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]
+ *
+ * A request that the firmware does not answer within N cycles (default
+ * 4e10) gets an FA_SOC_ST_SIM_TIMEOUT reply from the harness, which then
+ * exits; a core double fault is reported the same way. End of stdin ends
+ * the simulation (exit 0).
+ */
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "Vsoc_top.h"
+#include "Vsoc_top__Dpi.h"
+#include "svdpi.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
+
+#include "soc_map.h"
+#include "soc_proto.h"
+
+namespace {
+
+struct Harness {
+	VerilatedContext ctx;
+	Vsoc_top *top = nullptr;
+	uint64_t cyc = 0;
+	FILE *console = stderr;
+	svScope ram_scope = nullptr, mbox_scope = nullptr;
+#if VM_TRACE
+	VerilatedVcdC *vcd = nullptr;    /* SOC_VCD=file.vcd (trace builds only) */
+#endif
+
+	Harness()
+	{
+		top = new Vsoc_top(&ctx);
+		ram_scope = svGetScopeFromName("TOP.soc_top.u_ram");
+		mbox_scope = svGetScopeFromName("TOP.soc_top.u_mbox");
+		if (ram_scope == nullptr || mbox_scope == nullptr) {
+			fprintf(stderr, "soc_sim: DPI scopes not found\n");
+			exit(2);
+		}
+		top->clk_i = 0;
+		top->acc_clk_i = 0;
+		top->rst_ni = 0;
+		top->host_req_i = 0;
+		top->host_req_len_i = 0;
+		top->host_rsp_take_i = 0;
+		top->eval();
+#if VM_TRACE
+		if (getenv("SOC_VCD") != nullptr) {
+			ctx.traceEverOn(true);
+			vcd = new VerilatedVcdC;
+			top->trace(vcd, 99);
+			vcd->open(getenv("SOC_VCD"));
+		}
+#endif
+	}
+
+	/* One clock cycle. The accelerator's clock follows clk_i when the
+	   SoC's enable (a function of registers, read after the previous
+	   edge) is set: a clock gate. */
+	void tick()
+	{
+		top->acc_clk_i = top->acc_clk_en_o;
+		top->clk_i = 1;
+		top->eval();
+#if VM_TRACE
+		if (vcd != nullptr) vcd->dump(2 * cyc + 1);
+#endif
+		top->clk_i = 0;
+		top->acc_clk_i = 0;
+		top->eval();
+#if VM_TRACE
+		if (vcd != nullptr) { vcd->dump(2 * cyc + 2); if (cyc > 400000) { vcd->close(); vcd = nullptr; } }
+#endif
+		cyc ++;
+		if (top->uart_tx_valid_o) {
+			fputc(top->uart_tx_data_o, console);
+			if (top->uart_tx_data_o == '\n') fflush(console);
+		}
+	}
+
+	/* The core's flops reset asynchronously (negedge rst_ni) and its
+	   clock is gated until it runs: reset needs a real falling edge. */
+	void reset()
+	{
+		top->rst_ni = 1;
+		top->eval();
+		top->rst_ni = 0;
+		top->eval();
+		for (int i = 0; i < 8; i ++) tick();
+		top->rst_ni = 1;
+		top->eval();
+	}
+
+	void ram_load(uint32_t addr, const uint8_t *p, size_t len)
+	{
+		svSetScope(ram_scope);
+		for (size_t i = 0; i < len; i ++) {
+			uint32_t a = addr + (uint32_t)i;
+			uint32_t idx = (a - FA_SOC_RAM_BASE) >> 2;
+			uint32_t w = soc_ram_peek(idx);
+			unsigned sh = 8 * (a & 3);
+			w = (w & ~(0xFFu << sh)) | ((uint32_t)p[i] << sh);
+			soc_ram_load(idx, w);
+		}
+	}
+
+	void mbuf_write(uint32_t off, const uint8_t *p, size_t len)
+	{
+		svSetScope(mbox_scope);
+		for (size_t i = 0; i < len; i += 4) {
+			uint32_t w = 0;
+			for (size_t j = 0; j < 4 && i + j < len; j ++) {
+				w |= (uint32_t)p[i + j] << (8 * j);
+			}
+			soc_mbuf_write((off + (uint32_t)i) >> 2, w);
+		}
+	}
+
+	void mbuf_read(uint32_t off, uint8_t *p, size_t len)
+	{
+		svSetScope(mbox_scope);
+		for (size_t i = 0; i < len; i += 4) {
+			uint32_t w = soc_mbuf_read((off + (uint32_t)i) >> 2);
+			for (size_t j = 0; j < 4 && i + j < len; j ++) {
+				p[i + j] = (uint8_t)(w >> (8 * j));
+			}
+		}
+	}
+};
+
+int load_elf(Harness &h, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == nullptr) {
+		fprintf(stderr, "soc_sim: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	std::vector<uint8_t> img;
+	uint8_t buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) img.insert(img.end(), buf, buf + n);
+	fclose(f);
+	auto u16 = [&](size_t o) { return (uint32_t)img[o] | ((uint32_t)img[o + 1] << 8); };
+	auto u32 = [&](size_t o) { return u16(o) | (u16(o + 2) << 16); };
+	if (img.size() < 52 || memcmp(img.data(), "\x7f" "ELF", 4) != 0 || img[4] != 1
+		|| img[5] != 1 || u16(18) != 243)
+	{
+		fprintf(stderr, "soc_sim: %s is not a little-endian ELF32 RISC-V file\n", path);
+		return -1;
+	}
+	uint32_t phoff = u32(28), phentsize = u16(42), phnum = u16(44);
+	for (uint32_t i = 0; i < phnum; i ++) {
+		size_t ph = phoff + (size_t)i * phentsize;
+		if (ph + 32 > img.size()) return -1;
+		if (u32(ph) != 1) continue;            /* PT_LOAD */
+		uint32_t off = u32(ph + 4), paddr = u32(ph + 12);
+		uint32_t filesz = u32(ph + 16), memsz = u32(ph + 20);
+		if ((uint64_t)off + filesz > img.size() || paddr < FA_SOC_RAM_BASE
+			|| (uint64_t)paddr + memsz > (uint64_t)FA_SOC_RAM_BASE + FA_SOC_RAM_SIZE)
+		{
+			fprintf(stderr, "soc_sim: segment %u at 0x%08x (+%u) outside RAM\n",
+				i, paddr, memsz);
+			return -1;
+		}
+		h.ram_load(paddr, img.data() + off, filesz);
+		std::vector<uint8_t> zero(memsz - filesz, 0);
+		h.ram_load(paddr + filesz, zero.data(), zero.size());
+	}
+	return 0;
+}
+
+bool read_full(void *p, size_t len)
+{
+	return fread(p, 1, len, stdin) == len;
+}
+
+void write_frame(const uint8_t *p, uint32_t len)
+{
+	uint32_t hdr[2] = { FA_SOC_FRAME_MAGIC, len };
+	fwrite(hdr, 1, sizeof hdr, stdout);
+	fwrite(p, 1, len, stdout);
+	fflush(stdout);
+}
+
+void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i ++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A reply made by the harness itself (the firmware did not answer). */
+void harness_error(const uint8_t *req, uint32_t req_len, unsigned status, uint64_t aux)
+{
+	uint8_t r[FA_SOC_RSP_HDR];
+	memset(r, 0, sizeof r);
+	put32(r + FA_SOC_RSP_MAGIC_OFF, FA_SOC_RSP_MAGIC);
+	if (req_len >= FA_SOC_REQ_HDR) {
+		r[FA_SOC_RSP_OP_OFF] = req[4];
+		r[FA_SOC_RSP_OP_OFF + 1] = req[5];
+		memcpy(r + FA_SOC_RSP_SEQ_OFF, req + 8, 4);
+	}
+	r[FA_SOC_RSP_STATUS_OFF] = (uint8_t)status;
+	put32(r + FA_SOC_RSP_AUX_OFF, (uint32_t)aux);
+	put32(r + FA_SOC_RSP_AUX_OFF + 4, (uint32_t)(aux >> 32));
+	write_frame(r, sizeof r);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	const char *fw = nullptr, *console = nullptr;
+	uint64_t timeout = 40000000000ull;
+	for (int i = 1; i < argc; i ++) {
+		if (strcmp(argv[i], "--fw") == 0 && i + 1 < argc) {
+			fw = argv[++ i];
+		} else if (strcmp(argv[i], "--timeout-cycles") == 0 && i + 1 < argc) {
+			timeout = strtoull(argv[++ i], nullptr, 0);
+		} else if (strcmp(argv[i], "--console") == 0 && i + 1 < argc) {
+			console = argv[++ i];
+		} else {
+			fprintf(stderr, "usage: soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]\n");
+			return 2;
+		}
+	}
+	if (fw == nullptr) {
+		fprintf(stderr, "soc_sim: --fw is required\n");
+		return 2;
+	}
+	Harness h;
+	if (console != nullptr) {
+		h.console = fopen(console, "w");
+		if (h.console == nullptr) {
+			fprintf(stderr, "soc_sim: cannot create %s\n", console);
+			return 2;
+		}
+	}
+	if (load_elf(h, fw) != 0) return 2;
+	h.reset();
+
+	std::vector<uint8_t> req(FA_SOC_MAX_MSG), rsp(FA_SOC_MAX_MSG);
+	for (;;) {
+		uint32_t hdr[2];
+		if (!read_full(hdr, sizeof hdr)) break;         /* host closed the link */
+		if (hdr[0] != FA_SOC_FRAME_MAGIC || hdr[1] > FA_SOC_MAX_MSG) {
+			fprintf(stderr, "soc_sim: bad frame from the host (magic 0x%08x, length %u)\n",
+				hdr[0], hdr[1]);
+			return 2;
+		}
+		if (!read_full(req.data(), hdr[1])) break;
+		h.mbuf_write(0, req.data(), hdr[1]);
+		h.top->host_req_len_i = hdr[1];
+		h.top->host_req_i = 1;
+		h.tick();
+		h.top->host_req_i = 0;
+		uint64_t start = h.cyc;
+		while (!h.top->host_rsp_valid_o) {
+			h.tick();
+			if (h.top->double_fault_o) {
+				fprintf(stderr, "soc_sim: core double fault at cycle %llu\n",
+					(unsigned long long)h.cyc);
+				harness_error(req.data(), hdr[1], FA_SOC_ST_TRAP, h.cyc);
+				return 3;
+			}
+			if (h.cyc - start > timeout) {
+				fprintf(stderr, "soc_sim: no reply after %llu cycles\n",
+					(unsigned long long)timeout);
+				harness_error(req.data(), hdr[1], FA_SOC_ST_SIM_TIMEOUT, h.cyc - start);
+				return 3;
+			}
+		}
+		uint32_t len = h.top->host_rsp_len_o;
+		if (len > FA_SOC_MAX_MSG) len = FA_SOC_MAX_MSG;
+		h.mbuf_read(0x8000, rsp.data(), len);
+		h.top->host_rsp_take_i = 1;
+		h.tick();
+		h.top->host_rsp_take_i = 0;
+		write_frame(rsp.data(), len);
+	}
+	fflush(h.console);
+	fprintf(stderr, "soc_sim: %llu cycles simulated\n", (unsigned long long)h.cyc);
+	h.top->final();
+	delete h.top;
+	return 0;
+}
