@@ -1,8 +1,10 @@
 """Bindings: sizes, keys, signing and verification, errors, backends,
 batches. References: the Falcon specification's sizes, the NIST KAT
 vectors (when shared/kat is present), the single-call API for batches."""
+import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -56,8 +58,14 @@ def _kat_entries(path, count):
 @pytest.mark.parametrize("name,logn", [("falcon512-KAT.rsp", 9),
                                        ("falcon1024-KAT.rsp", 10)])
 def test_nist_kat_signatures_verify(name, logn):
-    path = shared_dir() / "kat" / name
+    # The repository's first records (tests/kat), else the full files.
+    repo_kat = Path(__file__).resolve().parents[2] / "tests" / "kat"
+    path = repo_kat / name.replace("-KAT.rsp", "-KAT.first3.rsp")
     if not path.exists():
+        path = shared_dir() / "kat" / name
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"KAT records missing ({path}) under CI")
         pytest.skip("KAT files not present")
     for e in _kat_entries(path, 3):
         pk, sk = bytes.fromhex(e["pk"]), bytes.fromhex(e["sk"])
