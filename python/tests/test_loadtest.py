@@ -31,8 +31,8 @@ def test_load_modes_are_correct(tmp_path, mode):
 def test_load_detects_wrong_answers(tmp_path):
     with RunningServer(tmp_path / "k", TOKEN, threads=1) as srv:
         # A service that answers every verification with "valid".
-        async def liar(request):
-            n = len(json.loads(await request.body())["items"])
+        async def liar(headers, body):
+            n = len(json.loads(body)["items"])
             return Response(json.dumps({"results": [True] * n,
                                         "valid": n}).encode(),
                             media_type="application/json")

@@ -115,7 +115,7 @@ def test_health_openapi_and_routes(server):
     served = {(m, p) for m, p, *_ in ROUTES}
     assert documented == served
     app_routes = {(m, r.path.replace(":path", ""))
-                  for r in server.service.app.routes for m in r.methods
+                  for r in server.service.starlette.routes for m in r.methods
                   if m != "HEAD"}
     assert app_routes == served
     for method, path, name, auth, req, resp in ROUTES:
