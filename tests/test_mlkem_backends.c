@@ -115,6 +115,31 @@ test_kernels(const struct fa_kernels *be)
 		CHECK(bad == 0, "%s keccak_x4 differs (%u)", be->name, bad);
 	}
 
+	/* H and J side by side = SHA3-256 and SHAKE256 one by one (equal
+	   block counts use the four-way path, others the fallback) */
+	{
+		static const size_t lens[][2] = {
+			{ 0, 0 }, { 135, 100 }, { 136, 136 }, { 135, 136 },
+			{ 800, 800 }, { 1184, 1120 }, { 1568, 1600 }, { 1184, 800 }
+		};
+		static uint8_t m0[1600], m1[1600];
+		uint8_t h[32], j[32], h2[32], j2[32];
+		unsigned i, bad = 0;
+
+		for (i = 0; i < sizeof m0; i ++) {
+			m0[i] = (uint8_t)tu_rand64(&rs);
+			m1[i] = (uint8_t)tu_rand64(&rs);
+		}
+		for (i = 0; i < sizeof lens / sizeof lens[0]; i ++) {
+			fa_mlkem_h_and_j(be, h, m0, lens[i][0], j, m1, lens[i][1]);
+			fa_sha3_256(h2, m0, lens[i][0]);
+			fa_shake256_2(j2, 32, m1, lens[i][1], NULL, 0);
+			bad += memcmp(h, h2, 32) != 0 || memcmp(j, j2, 32) != 0;
+		}
+		CHECK(bad == 0, "%s H and J side by side differ (%u)", be->name,
+			bad);
+	}
+
 	/* four-way samplers = one-way reference samplers */
 	{
 		static int16_t got[4][N], want[N];

@@ -72,6 +72,11 @@ void fa_sha3_512(uint8_t out[64], const void *in, size_t len);
 /* SHAKE256 of in1 || in2 (in2 may be NULL with len2 = 0). */
 void fa_shake256_2(void *out, size_t out_len, const void *in1,
 	size_t len1, const void *in2, size_t len2);
+/* h = SHA3-256(m0), j = SHAKE256(m1, 32), side by side on the four-way
+   permutation when the two take as many blocks (mlkem_sha3.c). */
+void fa_mlkem_h_and_j(const struct fa_kernels *kt, uint8_t h[32],
+	const uint8_t *m0, size_t l0, uint8_t j[32], const uint8_t *m1,
+	size_t l1);
 
 /* ------------------------------------------------------------------ */
 /* Arithmetic mod q and the NTT (mlkem_ntt.c, mlkem_tables.c). */
@@ -167,8 +172,9 @@ void fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek,
 void fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
 	const struct fa_kernels *kt);
+/* kbar: J(z || c), computed by the caller (with the hash check). */
 void fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
-	const uint8_t *ct, const uint8_t *dk, void *tmp,
-	const struct fa_kernels *kt);
+	const uint8_t *ct, const uint8_t *dk, const uint8_t kbar[32],
+	void *tmp, const struct fa_kernels *kt);
 
 #endif

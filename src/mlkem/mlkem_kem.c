@@ -245,21 +245,20 @@ fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 
 /*
  * Algorithm 18: m' = Decrypt(dk_pke, c); (K', r') = G(m' || h);
- * Kbar = J(z || c) = SHAKE256(z || c, 32); c' = Encrypt(ek, m', r');
+ * Kbar = J(z || c) = SHAKE256(z || c, 32) (given); c' = Encrypt(ek, m', r');
  * K = K' if c = c' else Kbar, chosen with a mask from the OR of all byte
  * differences. Scratch: a ciphertext and k^2 + 3k + 2 polynomials.
  */
 void
 fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
-	const uint8_t *ct, const uint8_t *dk, void *tmp,
-	const struct fa_kernels *kt)
+	const uint8_t *ct, const uint8_t *dk, const uint8_t kbar[32],
+	void *tmp, const struct fa_kernels *kt)
 {
 	unsigned k = p->k;
 	size_t ct_len = 32u * (p->du * k + p->dv), i;
 	const uint8_t *ek = dk + POLY_BYTES * k;
 	const uint8_t *h = ek + POLY_BYTES * k + 32;
-	const uint8_t *z = h + 32;
-	uint8_t gin[64], kr[64], kbar[32];
+	uint8_t gin[64], kr[64];
 	uint8_t *ct2 = (uint8_t *)fa_align8(tmp);
 	void *ptmp = ct2 + FA_KEM_CT_MAXSIZE;
 	uint32_t diff = 0;
@@ -268,7 +267,6 @@ fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	kpke_decrypt(p, gin, ct, dk, ptmp, kt);
 	memcpy(gin + 32, h, 32);
 	fa_sha3_512(kr, gin, sizeof gin);
-	fa_shake256_2(kbar, 32, z, 32, ct, ct_len);
 	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp, kt);
 	for (i = 0; i < ct_len; i ++) {
 		diff |= ct[i] ^ ct2[i];
@@ -283,7 +281,6 @@ fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	}
 	memset(kr, 0, sizeof kr);
 	memset(gin, 0, sizeof gin);
-	memset(kbar, 0, sizeof kbar);
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,13 +399,36 @@ fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t ss[32],
 	if (ct_len != FA_KEM_CT_SIZE(level)) {
 		return FA_ERR_LENGTH;
 	}
-	if ((r = fa_kem_check_dk(level, dk, dk_len)) != FA_OK) {
-		return r;
+	if (dk == NULL) {
+		return FA_ERR_BADARG;
+	}
+	if (dk_len != FA_KEM_DK_SIZE(level)) {
+		return FA_ERR_LENGTH;
 	}
 	if ((r = check_tmp(level, tmp, tmp_len)) != FA_OK) {
 		return r;
 	}
-	fa_mlkem_decaps_inner(p, ss, ct, dk, tmp, fa_kernels_resolve(be));
+	{
+		/* the hash check's H(ek) and J(z || c) side by side; z || c
+		   assembled in the scratch (before decapsulation uses it) */
+		const struct fa_kernels *kt = fa_kernels_resolve(be);
+		size_t ek_len = POLY_BYTES * p->k + 32;
+		const uint8_t *ek = dk + POLY_BYTES * p->k;
+		uint8_t *zc = (uint8_t *)fa_align8(tmp);
+		uint8_t hh[32], kbar[32];
+
+		memcpy(zc, dk + dk_len - 32, 32);
+		memcpy(zc + 32, ct, ct_len);
+		fa_mlkem_h_and_j(kt, hh, ek, ek_len, kbar, zc, 32 + ct_len);
+		memset(zc, 0, 32);
+		/* public: H of the public ek against the stored hash */
+		if (memcmp(hh, ek + ek_len, 32) != 0) {
+			memset(kbar, 0, sizeof kbar);
+			return FA_ERR_KEY;
+		}
+		fa_mlkem_decaps_inner(p, ss, ct, dk, kbar, tmp, kt);
+		memset(kbar, 0, sizeof kbar);
+	}
 	return FA_OK;
 }
 

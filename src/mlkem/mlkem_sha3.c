@@ -161,3 +161,61 @@ fa_shake256_2(void *out, size_t out_len, const void *in1, size_t len1,
 	fa_sponge_finish(&s, 0x1F);
 	fa_sponge_squeeze(&s, out, out_len);
 }
+
+/*
+ * SHA3-256 of m0 and the 32-byte SHAKE256 of m1 at once, on the four-way
+ * permutation (two of its four states; both functions have rate 136),
+ * when both messages take the same number of blocks (floor(len / 136) + 1
+ * with the padding), as H(ek) and J(z || c) do at every ML-KEM level;
+ * otherwise one after the other. Same outputs as fa_sha3_256 and
+ * fa_shake256_2. Block by block: the block's bytes (the last one padded
+ * with the domain byte and 0x80) XORed into the first 17 lanes.
+ */
+static void
+absorb_block136(uint64_t *st, const uint8_t *m, size_t len, size_t b,
+	size_t nb, uint8_t dsep)
+{
+	uint8_t blk[FA_SHA3_256_RATE];
+	size_t off = b * FA_SHA3_256_RATE, n = len - off;
+	unsigned i;
+
+	if (n > FA_SHA3_256_RATE) {
+		n = FA_SHA3_256_RATE;
+	}
+	memcpy(blk, m + off, n);
+	memset(blk + n, 0, sizeof blk - n);
+	if (b == nb - 1) {
+		blk[n] ^= dsep;
+		blk[FA_SHA3_256_RATE - 1] ^= 0x80;
+	}
+	for (i = 0; i < FA_SHA3_256_RATE / 8; i ++) {
+		st[i] ^= load64(blk + 8 * i);
+	}
+}
+
+void
+fa_mlkem_h_and_j(const struct fa_kernels *kt, uint8_t h[32],
+	const uint8_t *m0, size_t l0, uint8_t j[32], const uint8_t *m1,
+	size_t l1)
+{
+	uint64_t st[100];
+	size_t nb = l0 / FA_SHA3_256_RATE + 1, b;
+	unsigned i;
+
+	if (l1 / FA_SHAKE256_RATE + 1 != nb) {
+		fa_sha3_256(h, m0, l0);
+		fa_shake256_2(j, 32, m1, l1, NULL, 0);
+		return;
+	}
+	memset(st, 0, sizeof st);
+	for (b = 0; b < nb; b ++) {
+		absorb_block136(st, m0, l0, b, nb, 0x06);
+		absorb_block136(st + 25, m1, l1, b, nb, 0x1F);
+		fa_k_keccak_x4(kt, st);
+	}
+	for (i = 0; i < 4; i ++) {
+		store64(h + 8 * i, st[i]);
+		store64(j + 8 * i, st[25 + i]);
+	}
+	memset(st, 0, sizeof st);
+}
