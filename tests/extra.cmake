@@ -135,6 +135,15 @@ if(TARGET falcon-accel AND TARGET fa_kat_drbg AND FA_HW_SH)
         ENVIRONMENT "FALCON_ACCEL_BACKEND=rtl"
         ${FA_CLI_SKIP_CODE} TIMEOUT 300 LABELS "hw;kat")
     endforeach()
+    # The same with SamplerZ on the device's SamplerZ unit as well
+    # (FA_RTL_SAMPLERZ=1): first record at 512, byte-identical.
+    add_test(NAME rtl_kat_samplerz_512
+      COMMAND ${FA_HW_SH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/kat_check.sh
+        $<TARGET_FILE:falcon-accel> 512 1
+        ${CMAKE_CURRENT_BINARY_DIR}/kat_rtl_sz ${FA_CLI_SHARED_DIR})
+    set_tests_properties(rtl_kat_samplerz_512 PROPERTIES
+      ENVIRONMENT "FALCON_ACCEL_BACKEND=rtl;FA_RTL_SAMPLERZ=1"
+      ${FA_CLI_SKIP_CODE} TIMEOUT 300 LABELS "hw;kat")
   elseif(FA_RTL AND NOT FA_FREESTANDING AND "$ENV{CI}" STREQUAL "true")
     # Asked for (FA_RTL=ON) but not built: under CI the RTL KATs fail.
     add_test(NAME rtl_kat_not_built COMMAND ${FA_HW_SH} -c

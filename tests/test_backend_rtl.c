@@ -3,7 +3,12 @@
  * seam) against the portable kernels, bit for bit: FFT, iFFT and every
  * vector op for logn = 1..10, NTT / iNTT / pointwise product for logn =
  * 1..10, plus a refused request (bad op) seen through the driver, and
- * two threads using the device at once (the backend serialises them).
+ * two threads using the device at once (the backend serialises them),
+ * and the SamplerZ slots (samplerz, samplerz_pair on the SamplerZ unit)
+ * against the portable sampler on one PRNG stream: the same z, the same
+ * fa_prng afterwards, across refills, with the device state resynchronised
+ * when the caller switches between two streams; an illegal request
+ * declines and leaves the context untouched.
  * Without the rtl backend built, it checks that "rtl" is not registered.
  */
 #include <stdio.h>
@@ -178,6 +183,84 @@ static void test_concurrent(void)
 		"two threads on the device: results equal the portable kernels");
 }
 
+static fpr sz_mu(void)
+{
+	return fpr_scaled((int64_t)(tu_rand64(&seed) % 400000) - 200000, -10);
+}
+
+/* 1/sigma' for sigma' in [1.3, 1.8] */
+static fpr sz_isigma(void)
+{
+	return fpr_inv(fpr_add(fpr_of(1), fpr_scaled(
+		(int64_t)(300 + tu_rand64(&seed) % 500), -10)));
+}
+
+static void test_samplerz(const struct fa_kernels *r)
+{
+	static fa_sampler_ctx dev[2], ref[2];
+	fa_shake256_ctx sh;
+	int i, j, ok = 1, done = 1, za[2], zb[2];
+	uint8_t ctr0;
+
+	for (j = 0; j < 2; j ++) {
+		fa_shake256_init_prng_from_seed(&sh, j ? "sz-b" : "sz-a", 4);
+		fa_prng_init(&ref[j].p, &sh);
+		ref[j].sigma_min = fpr_from_bits(fa_sigma_min[9 + j]);
+		ref[j].k = &fa_backend_portable;
+		dev[j] = ref[j];
+		dev[j].k = r;
+	}
+	ctr0 = ref[0].p.state[48];
+	fa_rtl_samplerz_force(0);
+	CHECK(r->samplerz(&dev[0], &za[0], FPR_ONE, sz_isigma())
+		== FA_KERNEL_FALLBACK, "samplerz declined when not enabled");
+	fa_rtl_samplerz_force(1);
+	for (i = 0; i < 240; i ++) {
+		/* mostly stream 0 (the device state stays loaded), sometimes
+		   stream 1 (a reload each way) */
+		j = (i % 16 == 15);
+		if (i % 3 == 0) {
+			fpr mu0 = sz_mu(), mu1 = sz_mu(), is = sz_isigma();
+
+			done &= r->samplerz_pair(&dev[j], za, mu0, mu1, is)
+				== FA_KERNEL_DONE;
+			fa_samplerz_portable(&ref[j], &zb[0], mu0, is);
+			fa_samplerz_portable(&ref[j], &zb[1], mu1, is);
+			ok &= za[0] == zb[0] && za[1] == zb[1];
+		} else {
+			fpr mu = sz_mu(), is = sz_isigma();
+
+			done &= r->samplerz(&dev[j], &za[0], mu, is) == FA_KERNEL_DONE;
+			fa_samplerz_portable(&ref[j], &zb[0], mu, is);
+			ok &= za[0] == zb[0];
+		}
+		ok &= memcmp(&dev[j].p, &ref[j].p, sizeof dev[j].p) == 0;
+	}
+	CHECK((uint8_t)(ref[0].p.state[48] - ctr0) >= 16,
+		"the run crossed PRNG refills");
+	CHECK(done, "samplerz slots ran on the device");
+	CHECK(ok, "samplerz / samplerz_pair on the device: same z and same "
+		"PRNG state as the portable sampler");
+	{
+		/* 1/sigma = 1.5 is illegal for the unit (ERR_ARG): declined,
+		   context untouched, and the next call is exact again */
+		fa_sampler_ctx before = dev[0];
+		int z = 12345;
+
+		CHECK(r->samplerz(&dev[0], &z, FPR_ONE, fpr_scaled(3, -1))
+			== FA_KERNEL_FALLBACK && z == 12345
+			&& memcmp(&before, &dev[0], sizeof before) == 0,
+			"illegal samplerz request declined, nothing written");
+		fpr mu = sz_mu(), is = sz_isigma();
+		CHECK(r->samplerz(&dev[0], &za[0], mu, is) == FA_KERNEL_DONE,
+			"device serves after an error");
+		fa_samplerz_portable(&ref[0], &zb[0], mu, is);
+		CHECK(za[0] == zb[0] && memcmp(&dev[0].p, &ref[0].p,
+			sizeof dev[0].p) == 0, "exact after an error");
+	}
+	fa_rtl_samplerz_force(-1);
+}
+
 int main(void)
 {
 	const struct fa_kernels *r = &fa_backend_rtl;
@@ -191,6 +274,7 @@ int main(void)
 	test_mq_ops(r);
 	test_driver_errors();
 	test_concurrent();
+	test_samplerz(r);
 	return tu_finish("test_backend_rtl");
 }
 

@@ -395,7 +395,8 @@ static double median(double *v, unsigned n)
  * simulation): the cycles of one kernel call, without and with the
  * host<->device transfers. Returns 1 and fills both when the backend
  * knows them; then the JSON entry gets "cycles" and
- * "cycles_with_transfer". No backend reports cycles yet.
+ * "cycles_with_transfer". For samplerz the counts are the mean over
+ * BENCH_SZ_REPS samples run on the device.
  */
 #if defined(FA_HAVE_BACKEND_RTL) && FA_HAVE_BACKEND_RTL
 #include "fa_rtl.h"
@@ -408,6 +409,8 @@ static double median(double *v, unsigned n)
  * device, 0 otherwise (other backends, or sizes the backend leaves to the
  * portable code).
  */
+#define BENCH_SZ_REPS 256
+
 static int bench_hw_cycles(bench_state *st, const bench_op *op,
 	uint64_t *cycles, uint64_t *cycles_with_transfer)
 {
@@ -415,6 +418,9 @@ static int bench_hw_cycles(bench_state *st, const bench_op *op,
 	fa_rtl_kstat ks[FA_RTL_K_COUNT];
 	char want[48];
 	size_t i;
+	/* samplerz: the mean over BENCH_SZ_REPS samples (the cycles of one
+	   sample depend on its trial count) */
+	unsigned r, reps = strcmp(op->name, "samplerz") == 0 ? BENCH_SZ_REPS : 1;
 
 	if (strcmp(st->k->name, "rtl") != 0) {
 		return 0;
@@ -423,14 +429,25 @@ static int bench_hw_cycles(bench_state *st, const bench_op *op,
 	snprintf(want, sizeof want, "%s%s",
 		(strcmp(op->name, "ntt") == 0 || strcmp(op->name, "intt") == 0)
 		? "mq_" : "", op->name);
-	fa_rtl_stats_reset();
 	op->reset(st);
-	op->call(st);
+	if (reps > 1) {
+		/* the device's SamplerZ (off by default in the backend, see
+		   FA_RTL_SAMPLERZ): on for these samples only */
+		fa_rtl_samplerz_force(1);
+		op->call(st);   /* device PRNG in sync: no SZ_LOAD below */
+	}
+	fa_rtl_stats_reset();
+	for (r = 0; r < reps; r ++) {
+		op->call(st);
+	}
 	fa_rtl_stats(ks);
+	if (reps > 1) {
+		fa_rtl_samplerz_force(-1);
+	}
 	for (i = 0; i < FA_RTL_K_COUNT; i ++) {
-		if (strcmp(fa_rtl_kernel_names[i], want) == 0 && ks[i].calls == 1) {
-			*cycles = ks[i].last_cycles;
-			*cycles_with_transfer = ks[i].last_cycles_with_transfer;
+		if (strcmp(fa_rtl_kernel_names[i], want) == 0 && ks[i].calls == reps) {
+			*cycles = (ks[i].cycles + reps / 2) / reps;
+			*cycles_with_transfer = (ks[i].cycles_with_transfer + reps / 2) / reps;
 			return 1;
 		}
 	}

@@ -1,8 +1,9 @@
 /*
  * backend_rtl.c -- the "rtl" kernel table: FFT, iFFT, NTT, iNTT, the
  * pointwise NTT product and the FFT-domain vector ops (add, sub, neg, adj,
- * mul, muladj, mulselfadj, mulconst) run on the falcon-accel RTL through
- * the register-level driver; the other slots are NULL (the seam's
+ * mul, muladj, mulselfadj, mulconst) and SamplerZ (samplerz,
+ * samplerz_pair: the SamplerZ unit, hw/sampler) run on the falcon-accel RTL
+ * through the register-level driver; the other slots are NULL (the seam's
  * dispatcher runs the portable kernels, src/inner.h).
  *
  * Transport: the Verilated model by default; FALCON_ACCEL_RTL_TRANSPORT =
@@ -38,7 +39,8 @@ unsigned long fa_rtl_errors;       /* written under g_lock */
 const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
-	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst"
+	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
+	"sz_load"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -232,6 +234,152 @@ static int rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 	return mq_op(FA_RTL_K_NTT_MUL, FA_RTL_OP_NTT_MUL, a, b, logn);
 }
 
+/*
+ * SamplerZ on the device. The unit holds a copy of the sampler PRNG; the
+ * backend remembers which fa_prng state (key, counter, ptr) the device
+ * holds (g_sz). A call whose ctx is in another state first loads it
+ * (SZ_LOAD: the buffer is regenerated from counter - 8, the library's
+ * invariant being buf = blocks counter-8 .. counter-1). After the sample
+ * the host's fa_prng is brought to the device's state with the same
+ * refills (fa_prng_refill_portable, k times for a counter advanced by 8k)
+ * and the device's ptr, so that any later portable call on ctx reads the
+ * same bytes as the device. On a device error nothing of ctx is written
+ * (FA_KERNEL_FALLBACK) and g_sz is forgotten.
+ */
+static struct {
+	int valid;
+	uint8_t state[56];
+	size_t ptr;
+} g_sz;
+
+/*
+ * The SamplerZ slots run on the device only when enabled: FA_RTL_SAMPLERZ=1
+ * in the environment, or fa_rtl_samplerz_force(1). Off by default: one
+ * sample is ~30 bus accesses around a ~300-cycle computation, so on a bus
+ * (and much more in co-simulation, ~30 ms per sample here) the round trip
+ * costs more than the portable sampler; the device sampler pays once the
+ * ffSampling engine calls it without the host (hw/sampler/doc). Caller
+ * holds g_lock.
+ */
+static int g_sz_force = -1;
+
+void fa_rtl_samplerz_force(int on)
+{
+	pthread_mutex_lock(&g_lock);
+	g_sz_force = on < 0 ? -1 : on != 0;
+	pthread_mutex_unlock(&g_lock);
+}
+
+static int sz_enabled(void)
+{
+	static int env = -1;
+
+	if (g_sz_force >= 0) {
+		return g_sz_force;
+	}
+	if (env < 0) {
+		const char *e = getenv("FA_RTL_SAMPLERZ");
+
+		env = e != NULL && strcmp(e, "1") == 0;
+	}
+	return env;
+}
+
+static uint64_t dec64le(const uint8_t *b)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 7; i >= 0; i --) {
+		x = (x << 8) | b[i];
+	}
+	return x;
+}
+
+/* Caller holds g_lock. */
+static int samplerz_locked(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
+{
+	fa_rtl_transport *t = transport();
+	uint64_t ctr, nctr, k;
+	unsigned nptr;
+	int zz;
+
+	if (!sz_enabled() || t == NULL || ctx->p.ptr >= sizeof ctx->p.buf) {
+		return FA_KERNEL_FALLBACK;
+	}
+	ctr = dec64le(ctx->p.state + 48);
+	if (!g_sz.valid || g_sz.ptr != ctx->p.ptr
+		|| memcmp(g_sz.state, ctx->p.state, sizeof g_sz.state) != 0)
+	{
+		g_sz.valid = 0;
+		if (fa_rtl_drv_sz_load(t, ctx->p.state, ctr - 8,
+			(unsigned)ctx->p.ptr, &g_stats[FA_RTL_K_SZ_LOAD]) != 0)
+		{
+			fa_rtl_errors ++;
+			return FA_KERNEL_FALLBACK;
+		}
+	}
+	if (fa_rtl_drv_samplerz(t, fpr_bits(mu), fpr_bits(isigma),
+		fpr_bits(ctx->sigma_min), &zz, &nctr, &nptr,
+		&g_stats[FA_RTL_K_SAMPLERZ]) != 0)
+	{
+		g_sz.valid = 0;
+		fa_rtl_errors ++;
+		return FA_KERNEL_FALLBACK;
+	}
+	/* a sample reads at most 255 trials * 18 bytes: a few refills */
+	k = (nctr - ctr) / 8;
+	if ((nctr - ctr) % 8 != 0 || k > 16 || nptr >= sizeof ctx->p.buf) {
+		g_sz.valid = 0;
+		fa_rtl_errors ++;
+		return FA_KERNEL_FALLBACK;
+	}
+	while (k -- > 0) {
+		fa_prng_refill_portable(&ctx->p);
+	}
+	ctx->p.ptr = nptr;
+	memcpy(g_sz.state, ctx->p.state, sizeof g_sz.state);
+	g_sz.ptr = nptr;
+	g_sz.valid = 1;
+	*z = zz;
+	return FA_KERNEL_DONE;
+}
+
+static int rtl_samplerz(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
+{
+	int r;
+
+	pthread_mutex_lock(&g_lock);
+	r = samplerz_locked(ctx, z, mu, isigma);
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+/* Both samples or neither: ctx is restored if the second one fails. */
+static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
+	fpr isigma)
+{
+	fa_prng save;
+	int r, z0 = 0, z1 = 0;
+
+	pthread_mutex_lock(&g_lock);
+	memcpy(&save, &ctx->p, sizeof save);
+	r = samplerz_locked(ctx, &z0, mu0, isigma);
+	if (r == FA_KERNEL_DONE) {
+		r = samplerz_locked(ctx, &z1, mu1, isigma);
+		if (r != FA_KERNEL_DONE) {
+			memcpy(&ctx->p, &save, sizeof save);
+			g_sz.valid = 0;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	if (r == FA_KERNEL_DONE) {
+		z[0] = z0;
+		z[1] = z1;
+	}
+	return r;
+}
+
 const struct fa_kernels fa_backend_rtl = {
 	.name = "rtl",
 	.available = rtl_available,
@@ -249,4 +397,6 @@ const struct fa_kernels fa_backend_rtl = {
 	.mq_ntt = rtl_ntt,
 	.mq_intt = rtl_intt,
 	.mq_poly_mul_ntt = rtl_ntt_mul,
+	.samplerz = rtl_samplerz,
+	.samplerz_pair = rtl_samplerz_pair,
 };

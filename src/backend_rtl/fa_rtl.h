@@ -41,7 +41,7 @@ enum {
 	FA_RTL_K_FFT, FA_RTL_K_IFFT, FA_RTL_K_NTT, FA_RTL_K_INTT,
 	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
-	FA_RTL_K_MULCONST, FA_RTL_K_COUNT
+	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD, FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -52,6 +52,11 @@ typedef struct {
 extern const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT];
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT]);
 void fa_rtl_stats_reset(void);
+
+/* The backend's samplerz / samplerz_pair slots use the device when
+   FA_RTL_SAMPLERZ=1 is set, or after fa_rtl_samplerz_force(1); 0 turns
+   them off (portable), -1 back to the environment. */
+void fa_rtl_samplerz_force(int on);
 
 /* The register-level driver on a given transport (used by the backend
    and by the tests). Return 0 on success, a negative value on a device
