@@ -1,5 +1,5 @@
 # Convenience targets; the README's scripts are the reference commands.
-.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth
+.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth fuzz-campaign fuzz-corpus
 
 all:
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release
@@ -43,3 +43,16 @@ rv32:
 
 synth:
 	$(MAKE) -C hw synth
+
+# Whole-API libFuzzer campaign (tests/fuzz/fuzz_api.c; scripts/fuzz_api.sh).
+# FUZZ_SECONDS (default 3600), FUZZ_SAN (default undefined: faster than
+# address,undefined), FUZZ_MAXLEN (default 400). Result: README "Robustness".
+fuzz-campaign:
+	scripts/fuzz_api.sh $${FUZZ_SECONDS:-3600} $${FUZZ_SAN:-undefined} $${FUZZ_MAXLEN:-400}
+
+# Regenerate the fuzz_api seed corpus (tests/fuzz/corpus/api).
+fuzz-corpus:
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF
+	cmake --build build/release -j2 --target falcon_accel
+	$(CC) -O2 -Iinclude tests/fuzz/gen_api_corpus.c build/release/libfalcon_accel.a -lm -o build/release/gen_api_corpus
+	build/release/gen_api_corpus tests/fuzz/corpus/api

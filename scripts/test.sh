@@ -94,6 +94,7 @@ run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make 
 run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
+run "whole-API fuzzing (libFuzzer, ASan+UBSan, 60 s)" scripts/fuzz_api.sh 60 address,undefined
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 

@@ -4,6 +4,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 /* Scratch layouts below assume these bounds (checked at compile time). */
 /* keygen: h (2n) after 8-byte alignment, f g F G (4n), then the solver's
@@ -36,6 +37,8 @@ const char *fa_strerror(int err)
 	case FA_ERR_KEY:         return "inconsistent private key";
 	case FA_ERR_CANCELLED:   return "cancelled";
 	case FA_ERR_DEADLINE:    return "deadline exceeded";
+	case FA_ERR_SIGN_ATTEMPTS:
+		return "signing gave up after FA_SIGN_MAX_ATTEMPTS attempts";
 	default:                 return "unknown error";
 	}
 }
@@ -161,17 +164,38 @@ static int decode_privkey(int8_t *f, int8_t *g, int8_t *F,
 	return FA_OK;
 }
 
-/* Decode f, g, F and recompute G. tmp: 4n bytes. */
+/*
+ * Decode f, g, F, recompute G and check that the key is one keygen could
+ * have produced: f invertible mod q, |G| <= 127, fG - gF = q exactly
+ * (privkey_check.c), ||(f, g)||^2 < 16823 and the Gram-Schmidt bound of
+ * keygen's step 3. The last two bound the Gram-Schmidt norm of the basis
+ * by 1.17 sqrt(q), which keeps every leaf sigma of the LDL tree in
+ * [sigma_min, sigma_max]: SamplerZ's acceptance rate and the signature
+ * rejection rate are then those of genuine keys. Any failure:
+ * FA_ERR_KEY. tmp: 8-byte aligned internally, needs FA_TMPSIZE_PRIVCHECK
+ * bytes.
+ */
+#define FA_TMPSIZE_PRIVCHECK(logn) ((24u << (logn)) + 7u)
 static int decode_privkey_full(int8_t *f, int8_t *g, int8_t *F, int8_t *G,
 	unsigned *logn_out, const uint8_t *sk, size_t sk_len, uint8_t *tmp,
 	const struct fa_kernels *k)
 {
 	int r = decode_privkey(f, g, F, logn_out, sk, sk_len);
+	unsigned logn;
+	uint8_t *t;
+	int ok;
 
 	if (r != FA_OK) {
 		return r;
 	}
-	if (!fa_complete_private(G, f, g, F, *logn_out, tmp, k)) {
+	logn = *logn_out;
+	t = fa_align8(tmp);
+	ok = fa_complete_private(G, f, g, F, logn, t, k);
+	ok &= fa_ntru_equation_ok(f, g, F, G, logn, t);
+	ok &= fa_fg_norm_ok(f, g, logn);
+	ok &= fa_gs_norm_ok(f, g, logn, (fpr *)(void *)t, k);
+	/* declassified: the verdict only rejects a key */
+	if (!fa_declassify_int(ok)) {
 		return FA_ERR_KEY;
 	}
 	return FA_OK;
@@ -210,6 +234,8 @@ int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
 	if (encode_privkey(sk, f, g, F, logn) == 0) {
 		return FA_ERR_INTERNAL;
 	}
+	/* the public key is public */
+	FA_DECLASSIFY(h, n * sizeof *h);
 	if (pk != NULL && encode_pubkey(pk, h, logn) == 0) {
 		return FA_ERR_INTERNAL;
 	}
@@ -222,7 +248,7 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 	const struct fa_kernels *k = fa_kernels_resolve(NULL);
 	unsigned logn;
 	size_t n;
-	int8_t *f, *g, *F;
+	int8_t *f, *g, *F, *G;
 	uint16_t *h;
 	int r;
 
@@ -240,20 +266,69 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 	if (pk_len < FA_PUBKEY_SIZE(logn)) {
 		return FA_ERR_SIZE;
 	}
+	/* [f g F G] (4n, 8-byte aligned), then the key check's scratch;
+	   after the check, h (2n) and compute_public's scratch (2n) */
 	n = MKN(logn);
-	h = fa_align8(tmp);
-	f = (int8_t *)(h + n);
+	f = fa_align8(tmp);
 	g = f + n;
 	F = g + n;
-	r = decode_privkey(f, g, F, &logn, sk, sk_len);
+	G = F + n;
+	r = decode_privkey_full(f, g, F, G, &logn, sk, sk_len,
+		(uint8_t *)(G + n), k);
 	if (r != FA_OK) {
 		return r;
 	}
-	/* F is no longer needed: its space and beyond is the scratch. */
-	if (!fa_compute_public(h, f, g, logn, (uint8_t *)F, k)) {
+	h = (uint16_t *)(void *)(G + n);
+	if (!fa_compute_public(h, f, g, logn, (uint8_t *)(h + n), k)) {
 		return FA_ERR_KEY;
 	}
+	FA_DECLASSIFY(h, n * sizeof *h);
 	return encode_pubkey(pk, h, logn) ? FA_OK : FA_ERR_INTERNAL;
+}
+
+/*
+ * Expanded key header (8 bytes): 0x60 + logn, 'F', 'A', 0x01 (version),
+ * then the 32-bit checksum of the body (little-endian). The body is
+ * FA_EXPANDED_KEY_SIZE(logn) - 8 bytes of 64-bit words.
+ */
+#define EK_WORDS(logn) ((FA_EXPANDED_KEY_SIZE(logn) - 8u) >> 3)
+
+static void write_ek_header(uint8_t *ek, unsigned logn)
+{
+	uint32_t c = fa_expanded_key_checksum(
+		(const uint64_t *)(const void *)(ek + 8), EK_WORDS(logn), logn);
+
+	ek[0] = (uint8_t)(0x60 + logn);
+	ek[1] = 'F';
+	ek[2] = 'A';
+	ek[3] = 0x01;
+	ek[4] = (uint8_t)c;
+	ek[5] = (uint8_t)(c >> 8);
+	ek[6] = (uint8_t)(c >> 16);
+	ek[7] = (uint8_t)(c >> 24);
+}
+
+/* logn of a well-formed expanded key, or FA_ERR_KEY (wrong header,
+   degree or checksum). */
+static int check_ek_header(const uint8_t *ek)
+{
+	unsigned logn = ek[0] & 0x0F;
+	uint32_t c;
+
+	if ((ek[0] & 0xF0) != 0x60 || logn < 1 || logn > 10
+		|| ek[1] != 'F' || ek[2] != 'A' || ek[3] != 0x01)
+	{
+		return FA_ERR_KEY;
+	}
+	c = fa_expanded_key_checksum((const uint64_t *)(const void *)(ek + 8),
+		EK_WORDS(logn), logn);
+	c ^= (uint32_t)ek[4] | ((uint32_t)ek[5] << 8)
+		| ((uint32_t)ek[6] << 16) | ((uint32_t)ek[7] << 24);
+	/* declassified: the verdict only rejects a corrupted key */
+	if (fa_declassify_u32(c) != 0) {
+		return FA_ERR_KEY;
+	}
+	return (int)logn;
 }
 
 int fa_expand_privkey(const fa_backend *be, void *expanded_key,
@@ -293,10 +368,9 @@ int fa_expand_privkey(const fa_backend *be, void *expanded_key,
 	if (r != FA_OK) {
 		return r;
 	}
-	memset(ek, 0, 8);
-	ek[0] = (uint8_t)(0x60 + logn);   /* expanded-key marker + degree */
 	fa_expand_privkey_inner((fpr *)(void *)(ek + 8), f, g, F, G, logn,
 		(uint8_t *)(G + n), k);
+	write_ek_header(ek, logn);
 	return FA_OK;
 }
 
@@ -409,21 +483,32 @@ static int sign_core(const signer *sg, const uint8_t nonce[40],
 	int16_t *s2 = (int16_t *)(hm + n);
 	uint8_t *rest = (uint8_t *)(s2 + n);
 
+	unsigned left = FA_SIGN_MAX_ATTEMPTS, used;
+
 	hash_message(hm, nonce, msg, msg_len, logn, format == FA_SIG_CT, rest);
-	for (;;) {
+	/* Every attempt (a short-norm rejection in the inner loop or an
+	   encoding that does not fit here) counts against one budget. */
+	while (left > 0) {
 		if (sg->tree) {
-			fa_sign_tree_inner(s2, sampler_rng, sg->ek, hm, logn,
-				rest, sg->k);
+			used = fa_sign_tree_inner(s2, sampler_rng, sg->ek, hm,
+				logn, rest, sg->k, left);
 		} else {
-			fa_sign_dyn_inner(s2, sampler_rng, sg->f, sg->g, sg->F,
-				sg->G, hm, logn, rest, sg->k);
+			used = fa_sign_dyn_inner(s2, sampler_rng, sg->f, sg->g,
+				sg->F, sg->G, hm, logn, rest, sg->k, left);
 		}
+		if (used == 0) {
+			break;
+		}
+		left -= used;
+		/* s2 is accepted: it is the public signature */
+		FA_DECLASSIFY(s2, n * sizeof *s2);
 		len = encode_sig(sig, *sig_len, format, nonce, s2, logn);
 		if (len != 0) {
 			*sig_len = len;
 			return FA_OK;
 		}
 	}
+	return FA_ERR_SIGN_ATTEMPTS;
 }
 
 int fa_sign_dyn_ex(const fa_backend *be, const uint8_t nonce[40],
@@ -490,12 +575,14 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 	{
 		return FA_ERR_BADARG;
 	}
-	logn = ek[0] & 0x0F;
-	if ((ek[0] & 0xF0) != 0x60 || logn < 1 || logn > 10
-		|| ((uintptr_t)ek & 7) != 0)
-	{
+	if (((uintptr_t)ek & 7) != 0) {
 		return FA_ERR_BADARG;
 	}
+	r = check_ek_header(ek);
+	if (r < 0) {
+		return r;
+	}
+	logn = (unsigned)r;
 	r = check_sign_args(sig, sig_len, sig_format, logn);
 	if (r != FA_OK) {
 		return r;
@@ -518,6 +605,8 @@ static void draw_nonce_and_sampler(fa_shake256_ctx *rng, uint8_t *nonce,
 	uint8_t seed[48];
 
 	fa_shake256_extract(rng, nonce, FA_NONCE_SIZE);
+	/* the nonce is public (it is part of the signature) */
+	FA_DECLASSIFY(nonce, FA_NONCE_SIZE);
 	fa_shake256_extract(rng, seed, sizeof seed);
 	fa_shake256_init_prng_from_seed(sampler_rng, seed, sizeof seed);
 	memset(seed, 0, sizeof seed);

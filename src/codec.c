@@ -27,6 +27,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 /* ------------------------------------------------------------------ */
 /* Bit writer / reader, most significant bit first. */
@@ -211,7 +212,8 @@ trim_encode(void *out, size_t max_out_len,
 		return 0;
 	}
 	n = MKN(logn);
-	if (!trim_range_ok(x8, x16, n, bits)) {
+	/* declassified: an out-of-range value is an error (no output) */
+	if (!fa_declassify_int(trim_range_ok(x8, x16, n, bits))) {
 		return 0;
 	}
 	out_len = packed_len(n, bits);
@@ -240,7 +242,7 @@ trim_decode(int8_t *x8, int16_t *x16, unsigned logn, unsigned bits,
 	unsigned max_bits, const void *in, size_t max_in_len)
 {
 	size_t n, u, in_len;
-	uint32_t sign_bit;
+	uint32_t sign_bit, bad;
 	bit_reader br;
 
 	if (!logn_valid(logn) || bits < 2 || bits > max_bits) {
@@ -256,14 +258,14 @@ trim_decode(int8_t *x8, int16_t *x16, unsigned logn, unsigned bits,
 	br.pos = 0;
 	br.acc = 0;
 	br.acc_len = 0;
+	bad = 0;
 	for (u = 0; u < n; u ++) {
 		uint32_t w = br_get(&br, bits);   /* in [0, 2^bits - 1] */
 		int32_t v;
 
-		/* -2^(bits-1) (sign bit alone) is not a valid value. */
-		if (w == sign_bit) {
-			return FA_ERR_COEFF_RANGE;
-		}
+		/* -2^(bits-1) (sign bit alone) is not a valid value; noted
+		   without a branch (private keys are decoded here) */
+		bad |= ((w ^ sign_bit) - 1u) >> 31;
 		/* Sign extension: subtract 2^bits when the sign bit is set. */
 		v = (int32_t)w - (int32_t)((w & sign_bit) << 1);
 		if (x8 != NULL) {
@@ -271,6 +273,10 @@ trim_decode(int8_t *x8, int16_t *x16, unsigned logn, unsigned bits,
 		} else {
 			x16[u] = (int16_t)v;
 		}
+	}
+	/* declassified: the verdict only rejects the encoding */
+	if (fa_declassify_u32(bad)) {
+		return FA_ERR_COEFF_RANGE;
 	}
 	if (!br_tail_is_zero(&br)) {
 		return FA_ERR_PADDING;

@@ -136,12 +136,33 @@ void fa_keygen_inner(fa_shake256_ctx *rng, int8_t *f, int8_t *g,
 void fa_expand_privkey_inner(fpr *expanded_key, const int8_t *f,
 	const int8_t *g, const int8_t *F, const int8_t *G, unsigned logn,
 	uint8_t *tmp, const struct fa_kernels *k);
-void fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
+/* Sampling attempts until (s1, s2) is short, at most max_attempts (each
+   draws a fresh sampler seed from rng). Returns the number of attempts
+   used (1..max_attempts), or 0 if none was short (s2 then unspecified). */
+unsigned fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
 	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
 	const uint16_t *hm, unsigned logn, uint8_t *tmp,
-	const struct fa_kernels *k);
-void fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
+	const struct fa_kernels *k, unsigned max_attempts);
+unsigned fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
 	const fpr *expanded_key, const uint16_t *hm, unsigned logn,
-	uint8_t *tmp, const struct fa_kernels *k);
+	uint8_t *tmp, const struct fa_kernels *k, unsigned max_attempts);
+
+/* ------------------------------------------------------------------ */
+/* Private-key checks (privkey_check.c, keygen.c), used by the decoder. */
+
+/* 1 iff fG - gF = q exactly in Z[x]/(x^n+1), for |f|, |g| within
+   FA_FG_BITS and |F|, |G| <= 127, G = gF/f mod q (fa_complete_private).
+   tmp: 6n bytes, 2-byte aligned. Constant time. */
+int fa_ntru_equation_ok(const int8_t *f, const int8_t *g, const int8_t *F,
+	const int8_t *G, unsigned logn, uint8_t *tmp);
+/* 1 iff ||(f, g)||^2 < 16823 (keygen's step 2 bound). Constant time. */
+int fa_fg_norm_ok(const int8_t *f, const int8_t *g, unsigned logn);
+/* Keygen's step 3: squared Gram-Schmidt norm of the second basis vector
+   below 16822.4121. tmp: 3n fpr. */
+int fa_gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
+	fpr *tmp, const struct fa_kernels *k);
+/* Checksum of an expanded key body (nw 64-bit words). */
+uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
+	unsigned logn);
 
 #endif

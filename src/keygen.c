@@ -17,6 +17,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 static inline uint64_t rng_u64(fa_shake256_ctx *rng)
 {
@@ -73,10 +74,13 @@ static void sample_small(fa_shake256_ctx *rng, int8_t *f, unsigned logn)
 
 		for (;;) {
 			s = gauss_logn(rng, logn);
-			if (s < -127 || s > 127) {
+			/* declassified: a rejected sample is discarded */
+			if (fa_declassify_int(s < -127 || s > 127)) {
 				continue;
 			}
-			if (u == n - 1 && ((parity ^ (unsigned)s) & 1) == 0) {
+			if (u == n - 1 && fa_declassify_int(
+				((parity ^ (unsigned)s) & 1) == 0))
+			{
 				continue;
 			}
 			break;
@@ -114,8 +118,9 @@ static int small_in_range(const int8_t *f, unsigned logn, int lim)
 }
 
 /* Step 3: squared Gram-Schmidt norm of the second basis vector is below
-   the bound. tmp: 3n fpr. */
-static int gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
+   the bound. tmp: 3n fpr. Also the private-key decoder's quality check
+   (api.c), so that a decoded key meets the bounds keygen guarantees. */
+int fa_gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
 	fpr *tmp, const struct fa_kernels *k)
 {
 	size_t u, n = MKN(logn);
@@ -156,24 +161,27 @@ void fa_keygen_inner(fa_shake256_ctx *rng, int8_t *f, int8_t *g,
 
 		sample_small(rng, f, logn);
 		sample_small(rng, g, logn);
-		if (!small_in_range(f, logn, lim)
-			|| !small_in_range(g, logn, lim))
+		/* declassified: each verdict below only discards (f, g) */
+		if (!fa_declassify_int(small_in_range(f, logn, lim)
+			& small_in_range(g, logn, lim)))
 		{
 			continue;
 		}
 		nf = small_sqnorm(f, logn);
 		ng = small_sqnorm(g, logn);
 		norm = (nf + ng) | -((nf | ng) >> 31);
-		if (norm >= 16823) {
+		if (fa_declassify_int(norm >= 16823)) {
 			continue;
 		}
-		if (!gs_norm_ok(f, g, logn, ft, k)) {
+		if (!fa_declassify_int(fa_gs_norm_ok(f, g, logn, ft, k))) {
 			continue;
 		}
-		if (!fa_compute_public(h, f, g, logn, (uint8_t *)ft, k)) {
+		if (!fa_declassify_int(fa_compute_public(h, f, g, logn,
+			(uint8_t *)ft, k)))
+		{
 			continue;
 		}
-		if (!fa_ntru_solve(F, G, f, g, logn, ft, k)) {
+		if (!fa_declassify_int(fa_ntru_solve(F, G, f, g, logn, ft, k))) {
 			continue;
 		}
 		return;

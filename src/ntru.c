@@ -55,6 +55,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 /* ================================================================== */
 /* Small primes and arithmetic modulo p.                               */
@@ -1103,9 +1104,12 @@ static int ntru_descend(ntru_ctx *c, const int8_t *f, const int8_t *g)
 			np = 2 * len + 1;
 			X = res;
 			t = X + 2 * hm * np;
-			if (!desc_school(c->fd[d], len, logm, X, np, t, end)
+			/* declassified: solver failure exits (README) */
+			if (!fa_declassify_int(desc_school(c->fd[d], len, logm,
+					X, np, t, end))
 				|| t + np > end
-				|| !zint_poly_fits(X, np, np, 2 * hm, nlen, t))
+				|| !fa_declassify_int(zint_poly_fits(X, np, np,
+					2 * hm, nlen, t)))
 			{
 				return 0;
 			}
@@ -1147,17 +1151,19 @@ static int ntru_deepest(ntru_ctx *c, uint32_t *work)
 	}
 	/* Odd, positive (a centered CRT value that is negative is not the
 	   resultant: the reference then fails too). */
-	if (((rf[0] & rg[0]) & 1) == 0
-		|| ((rf[len - 1] | rg[len - 1]) >> 30) != 0)
+	if (fa_declassify_int((((rf[0] & rg[0]) & 1) == 0)
+		| (((rf[len - 1] | rg[len - 1]) >> 30) != 0)))
 	{
 		return 0;
 	}
-	if (!zint_bezout(Gu, Fv, rf, rg, len, t)) {
+	if (!fa_declassify_int(zint_bezout(Gu, Fv, rf, rg, len, t))) {
 		return 0;
 	}
 	zint_mul_small_signed(Fv, len, FA_Q);
 	zint_mul_small_signed(Gu, len, FA_Q);
-	if (!zint_poly_fits(work, len + 1, len + 1, 2, len, t)) {
+	if (!fa_declassify_int(zint_poly_fits(work, len + 1, len + 1, 2,
+		len, t)))
+	{
 		return 0;
 	}
 	zint_poly_resize(work, len, work, len + 1, 2);
@@ -1300,7 +1306,10 @@ static int ntru_unreduced(ntru_ctx *c, unsigned d, const uint32_t *work,
 		ok = lift_rns(work, Flen, c->fd[d], len, logm, acc, np,
 			t2, end);
 	}
-	if (!ok || !zint_poly_fits(acc, np, np, 2 * m, llen, t2)) {
+	if (!fa_declassify_int(ok)
+		|| !fa_declassify_int(zint_poly_fits(acc, np, np, 2 * m, llen,
+		t2)))
+	{
 		return 0;
 	}
 	zint_poly_resize(out, llen, acc, np, 2 * m);
@@ -1531,7 +1540,9 @@ static int ref_reduce(ntru_ctx *c, unsigned d, uint32_t *Ft, uint32_t *tmp,
 		for (u = 0; u < m; u ++) {
 			fpr xv = fpr_mul(rG[u], pdc);
 
-			if (!fpr_lt(fpr_neg(lim), xv) || !fpr_lt(xv, lim)) {
+			if (!fa_declassify_int(fpr_lt(fpr_neg(lim), xv)
+				& fpr_lt(xv, lim)))
+			{
 				return 0;
 			}
 			kk[u] = (int32_t)fpr_rint(xv);
@@ -1596,7 +1607,8 @@ static int ref_reduce(ntru_ctx *c, unsigned d, uint32_t *Ft, uint32_t *tmp,
 	/* The values use FGlen limbs: they must fit in slen limbs (the
 	   reference truncates them, a wrong value then makes it fail). */
 	if (FGlen > slen
-		&& !zint_poly_fits(Ft, FGlen, llen, 2 * m, slen, tmp))
+		&& !fa_declassify_int(zint_poly_fits(Ft, FGlen, llen, 2 * m,
+		slen, tmp)))
 	{
 		return 0;
 	}
@@ -1660,7 +1672,9 @@ static int ref_depth1(ntru_ctx *c, const uint32_t *Ft, uint32_t *F1w,
 	for (u = 0; u < m; u ++) {
 		fpr z = rt5[u];
 
-		if (!fpr_lt(z, lim) || !fpr_lt(fpr_neg(lim), z)) {
+		if (!fa_declassify_int(fpr_lt(z, lim)
+			& fpr_lt(fpr_neg(lim), z)))
+		{
 			return 0;
 		}
 		rt5[u] = fpr_of(fpr_rint(z));
@@ -1803,7 +1817,7 @@ static int ntru_output(int8_t *F, int8_t *G, const int32_t *Fo, size_t n)
 	for (u = 0; u < 2 * n; u ++) {
 		bad |= (uint32_t)(Fo[u] + 127) > 254;
 	}
-	if (bad) {
+	if (fa_declassify_u32(bad)) {
 		return 0;
 	}
 	for (u = 0; u < n; u ++) {

@@ -56,12 +56,17 @@ void fa_prng_refill_portable(fa_prng *p)
 	}
 	cc = (uint64_t)dec32le(p->state + 48)
 		| ((uint64_t)dec32le(p->state + 52) << 32);
-	for (u = 0; u < 8; u ++, cc ++) {
+	/* the block counter cc is secret (seed material): the loop counts
+	   with u only; u goes through a volatile so that no compiler
+	   rewrites the loop test in terms of c (a branch on the secret) */
+	for (u = 0; u < 8; u ++) {
 		uint32_t s[16];
+		volatile uint32_t vu = u;
+		uint64_t c = cc + vu;
 
 		memcpy(s, init, sizeof s);
-		s[14] ^= (uint32_t)cc;
-		s[15] ^= (uint32_t)(cc >> 32);
+		s[14] ^= (uint32_t)c;
+		s[15] ^= (uint32_t)(c >> 32);
 		for (r = 0; r < 10; r ++) {
 			QR(s, 0, 4, 8, 12);
 			QR(s, 1, 5, 9, 13);
@@ -76,12 +81,13 @@ void fa_prng_refill_portable(fa_prng *p)
 		for (v = 0; v < 14; v ++) {
 			s[v] += init[v];
 		}
-		s[14] += init[14] ^ (uint32_t)cc;
-		s[15] += init[15] ^ (uint32_t)(cc >> 32);
+		s[14] += init[14] ^ (uint32_t)c;
+		s[15] += init[15] ^ (uint32_t)(c >> 32);
 		for (v = 0; v < 16; v ++) {
 			enc32le(p->buf + 32 * v + 4 * u, s[v]);
 		}
 	}
+	cc += 8;
 	enc32le(p->state + 48, (uint32_t)cc);
 	enc32le(p->state + 52, (uint32_t)(cc >> 32));
 	p->ptr = 0;

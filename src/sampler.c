@@ -10,6 +10,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 static inline void prng_need(fa_sampler_ctx *sc)
 {
@@ -123,7 +124,8 @@ static int ber_exp(fa_sampler_ctx *sc, fpr x, fpr ccs)
 	do {
 		i -= 8;
 		w = prng_u8(sc) - ((uint32_t)(z >> i) & 0xFF);
-	} while (!w && i > 0);
+		/* declassified: the early exit on a random byte (README) */
+	} while (!fa_declassify_u32(w) && i > 0);
 	return (int)(w >> 31);
 }
 
@@ -143,7 +145,8 @@ static int samplerz(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 		/* x = (z - r)^2 / (2 sigma^2) - z0^2 / (2 sigma0^2) */
 		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
 		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
-		if (ber_exp(sc, x, ccs)) {
+		/* declassified: the trial count (README) */
+		if (fa_declassify_int(ber_exp(sc, x, ccs))) {
 			return s + z;
 		}
 	}

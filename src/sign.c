@@ -14,6 +14,7 @@
  */
 
 #include "inner.h"
+#include "ct_declassify.h"
 
 #define TREESIZE(logn) (((size_t)(logn) + 1) << (logn))
 
@@ -397,7 +398,9 @@ static int finish_sig(int16_t *s2, fpr *z0, fpr *z1, const fpr *b00,
 	for (u = 0; u < n; u ++) {
 		s2tmp[u] = (int16_t)-fpr_rint(z1[u]);
 	}
-	if (!fa_is_short_half(sqn, s2tmp, logn)) {
+	/* declassified: a rejected attempt is discarded, an accepted s2 is
+	   the public signature */
+	if (!fa_declassify_int(fa_is_short_half(sqn, s2tmp, logn))) {
 		return 0;
 	}
 	memcpy(s2, s2tmp, n * sizeof *s2);
@@ -429,16 +432,21 @@ static int sign_tree_once(int16_t *s2, fa_sampler_ctx *sc, const fpr *ek,
 	return finish_sig(s2, z0, z1, b00, b01, b10, b11, hm, logn, rest, k);
 }
 
-void fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng, const fpr *ek,
-	const uint16_t *hm, unsigned logn, uint8_t *tmp,
-	const struct fa_kernels *k)
+unsigned fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
+	const fpr *ek, const uint16_t *hm, unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k, unsigned max_attempts)
 {
 	fa_sampler_ctx sc;
 	fpr *ft = (fpr *)fa_align8(tmp);
+	unsigned a;
 
-	do {
+	for (a = 1; a <= max_attempts; a ++) {
 		sampler_init(&sc, rng, logn, k);
-	} while (!sign_tree_once(s2, &sc, ek, hm, logn, ft));
+		if (sign_tree_once(s2, &sc, ek, hm, logn, ft)) {
+			return a;
+		}
+	}
+	return 0;
 }
 
 /* One dynamic attempt. tmp: 9n fpr. */
@@ -476,15 +484,20 @@ static int sign_dyn_once(int16_t *s2, fa_sampler_ctx *sc, const int8_t *f,
 	return finish_sig(s2, t0, t1, b00, b01, b10, b11, hm, logn, t1 + n, k);
 }
 
-void fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
+unsigned fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
 	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
 	const uint16_t *hm, unsigned logn, uint8_t *tmp,
-	const struct fa_kernels *k)
+	const struct fa_kernels *k, unsigned max_attempts)
 {
 	fa_sampler_ctx sc;
 	fpr *ft = (fpr *)fa_align8(tmp);
+	unsigned a;
 
-	do {
+	for (a = 1; a <= max_attempts; a ++) {
 		sampler_init(&sc, rng, logn, k);
-	} while (!sign_dyn_once(s2, &sc, f, g, F, G, hm, logn, ft));
+		if (sign_dyn_once(s2, &sc, f, g, F, G, hm, logn, ft)) {
+			return a;
+		}
+	}
+	return 0;
 }

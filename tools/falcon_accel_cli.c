@@ -204,6 +204,11 @@ int cli_cmd_sign(int argc, char **argv)
 	if (cli_is_decode_error(rc)) {
 		cli_fail_object("sign", "--sk", sk_path, rc);
 	}
+	if (rc == FA_ERR_SIGN_ATTEMPTS) {
+		cli_fail(CLI_EXIT_ERROR, "sign: --sk %s: %s (%u attempts); "
+			"the key cannot sign", sk_path, fa_strerror(rc),
+			(unsigned)FA_SIGN_MAX_ATTEMPTS);
+	}
 	if (rc != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "sign: %s", fa_strerror(rc));
 	}
