@@ -15,9 +15,10 @@ FA_ERR_MINUS_ZERO = -10  # "minus zero" in a compressed signature
 FA_ERR_PADDING = -11  # non-zero padding or unused bits
 FA_ERR_BACKEND = -12  # unknown or unavailable backend
 FA_ERR_BUSY = -13  # a queue is full (middleware)
-FA_ERR_KEY = -14  # the private key is inconsistent (no G)
+FA_ERR_KEY = -14  # the private key is not a valid key (G out of range, fG - gF != q, basis too long) or the expanded key is not intact
 FA_ERR_CANCELLED = -15  # a job was cancelled (middleware)
 FA_ERR_DEADLINE = -16  # a job passed its deadline (middleware)
+FA_ERR_SIGN_ATTEMPTS = -17  # signing gave up after FA_SIGN_MAX_ATTEMPTS attempts (never for a valid key in practice; see FA_SIGN_MAX_ATTEMPTS)
 
 ERROR_NAMES = {
     -1: 'RANDOM',
@@ -36,4 +37,5 @@ ERROR_NAMES = {
     -14: 'KEY',
     -15: 'CANCELLED',
     -16: 'DEADLINE',
+    -17: 'SIGN_ATTEMPTS',
 }
