@@ -553,3 +553,29 @@ def test_sigterm_finishes_in_flight_requests(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_library_errors_of_stored_keys_are_5xx(tmp_path):
+    """A stored private key the library refuses (FA_ERR_KEY) and signing
+    that gave up (FA_ERR_SIGN_ATTEMPTS) are the service's fault: 500 with
+    a code naming it; the service keeps serving."""
+    from falcon_accel.server import _fa_error
+    for code, name in ((-14, "bad_key_file"), (-17, "signing_gave_up")):
+        e = _fa_error(fa.FalconError(code))
+        assert (e.status, e.code, e.fa_code) == (500, name, code)
+    with RunningServer(tmp_path / "k", TOKEN, threads=1) as srv:
+        st, key = Client(srv.port, TOKEN).call("POST", "/v1/keys",
+                                               {"logn": 9})
+        assert st == 201
+    # Another key's private key in place of this one's.
+    other = fa.keygen(9, seed=b"other key")
+    (tmp_path / "k" / f"{key['key_id']}.key").write_bytes(other.secret_key)
+    with RunningServer(tmp_path / "k", TOKEN, threads=1) as srv:
+        c = Client(srv.port, TOKEN)
+        st, out = c.call("POST", f"/v1/keys/{key['key_id']}/sign",
+                         {"message": b64(b"m")})
+        assert st == 500 and out["error"]["code"] == "bad_key_file", out
+        st, out = c.call("POST", "/v1/sign/batch", {"items": [
+            {"key_id": key["key_id"], "message": b64(b"m")}]})
+        assert st == 500 and out["error"]["code"] == "bad_key_file", out
+        assert c.call("GET", "/health")[0] == 200
