@@ -11,9 +11,10 @@
  *     thread submit sign/verify jobs; the broker queues them in a bounded
  *     queue (a full queue refuses with FA_ERR_BUSY), groups queued items
  *     into batches per (operation, backend, format), runs the batches on
- *     its worker threads (or hands them to a per-backend batch executor,
- *     the seam for accelerators), keeps expanded private keys and prepared
- *     public keys in an LRU cache bounded in bytes, enforces per-job
+ *     the workers of an fa_pool of its own (or hands them to a
+ *     per-backend batch executor, the seam for accelerators), keeps
+ *     expanded private keys and prepared public keys in an LRU cache
+ *     bounded in bytes, enforces per-job
  *     deadlines and cancellation, and completes jobs by callback, by
  *     waiting on the job, or through a completion queue with a pollable
  *     file descriptor (for event loops such as Python's asyncio).

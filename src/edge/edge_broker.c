@@ -32,7 +32,6 @@ fa_broker_config_init(fa_broker_config *cfg)
 static void
 worker_state_clear(worker_state *ws)
 {
-	fa_edge_worker_clear(&ws->w);
 	free(ws->jobs);
 	free(ws->idx);
 	free(ws->cut);
@@ -62,7 +61,7 @@ worker_state_init(worker_state *ws, fa_broker *b)
 	{
 		return FA_ERR_INTERNAL;
 	}
-	return fa_edge_worker_init(&ws->w, NULL, 0);
+	return FA_OK;
 }
 
 void
@@ -80,14 +79,15 @@ fa_broker_free(fa_broker *b)
 		next = j->qnext;
 		fa_edge_cut_job(b, j, FA_ERR_CANCELLED, &fl);
 	}
-	pthread_cond_broadcast(&b->work_cond);
 	pthread_cond_broadcast(&b->timer_cond);
 	pthread_mutex_unlock(&b->lock);
 	fa_edge_finish_jobs(b, fl);
 
-	for (i = 0; i < b->started; i ++) {
-		pthread_join(b->threads[i], NULL);
+	/* Running batches finish; then the pool's threads stop. */
+	if (b->attached) {
+		fa_pool_detach(b->pool);
 	}
+	fa_pool_free(b->pool);
 	if (b->reaper_started) {
 		pthread_join(b->reaper, NULL);
 	}
@@ -108,9 +108,7 @@ fa_broker_free(fa_broker *b)
 		close(b->pipe_w);
 	}
 	free(b->ws);
-	free(b->threads);
 	free(b->lat);
-	pthread_cond_destroy(&b->work_cond);
 	pthread_cond_destroy(&b->timer_cond);
 	pthread_mutex_destroy(&b->done_lock);
 	pthread_mutex_destroy(&b->lock);
@@ -144,7 +142,6 @@ fa_broker_new(const fa_broker_config *cfg, int *err)
 	b->pipe_r = b->pipe_w = -1;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_mutex_init(&b->done_lock, NULL);
-	pthread_cond_init(&b->work_cond, NULL);
 	if (fa_edge_cond_init(&b->timer_cond) != 0) {
 		/* fa_broker_free destroys it: make it valid first. */
 		pthread_cond_init(&b->timer_cond, NULL);
@@ -183,9 +180,8 @@ fa_broker_new(const fa_broker_config *cfg, int *err)
 	b->pipe_r = fds[0];
 	b->pipe_w = fds[1];
 	b->lat = calloc(LATENCY_RING, sizeof *b->lat);
-	b->threads = calloc(b->nthreads, sizeof *b->threads);
 	b->ws = calloc(b->nthreads, sizeof *b->ws);
-	if (b->lat == NULL || b->threads == NULL || b->ws == NULL
+	if (b->lat == NULL || b->ws == NULL
 		|| fa_key_cache_init(&b->cache, b->cfg.key_cache_bytes)
 		!= FA_OK)
 	{
@@ -196,14 +192,12 @@ fa_broker_new(const fa_broker_config *cfg, int *err)
 			return broker_fail(b, err, FA_ERR_INTERNAL);
 		}
 	}
-	for (i = 0; i < b->nthreads; i ++) {
-		if (pthread_create(&b->threads[i], NULL, fa_edge_broker_worker_main,
-			&b->ws[i]) != 0)
-		{
-			return broker_fail(b, err, FA_ERR_INTERNAL);
-		}
-		b->started ++;
+	b->pool = fa_pool_new(b->nthreads);
+	if (b->pool == NULL) {
+		return broker_fail(b, err, FA_ERR_INTERNAL);
 	}
+	fa_pool_attach(b->pool, fa_edge_broker_run, b);
+	b->attached = 1;
 	if (pthread_create(&b->reaper, NULL, fa_edge_broker_reaper_main, b) != 0) {
 		return broker_fail(b, err, FA_ERR_INTERNAL);
 	}
@@ -327,12 +321,8 @@ fa_broker_submit(fa_broker *b, const fa_job_options *opt,
 	b->bytes += j->alloc_len;
 	b->jobs_submitted ++;
 	b->items_submitted += n;
-	if (n > 1) {
-		pthread_cond_broadcast(&b->work_cond);
-	} else {
-		pthread_cond_signal(&b->work_cond);
-	}
 	pthread_mutex_unlock(&b->lock);
+	fa_pool_wake(b->pool, n > 1 ? b->nthreads : 1);
 	return FA_OK;
 }
 

@@ -2,7 +2,8 @@
  * edge_broker_internal.h -- the broker's objects and the functions its
  * source files share (edge_broker.c: life cycle, submission, keys and the
  * completion queue; edge_job.c: job lifetime; edge_sched.c: queue,
- * batching and worker threads; edge_metrics.c: counters). Not installed.
+ * batching and the batches run on the pool's workers; edge_metrics.c:
+ * counters). Not installed.
  *
  * Structure:
  *  - A job is one allocation: the fa_job header, n job_item records, then
@@ -110,10 +111,11 @@ typedef struct {
 	void *ctx;
 } executor_slot;
 
-/* One worker thread's batch arrays (max_batch entries each). */
+/* One pool worker's batch arrays (max_batch entries each); w: that
+   worker's scratch and PRNG, set by each call. */
 typedef struct {
 	fa_broker *b;
-	fa_edge_worker w;
+	fa_edge_worker *w;
 	fa_job **jobs;
 	size_t *idx;
 	int *cut;                 /* per entry: 0 ran, else skipped with */
@@ -125,7 +127,6 @@ typedef struct {
 
 struct fa_broker {
 	pthread_mutex_t lock;
-	pthread_cond_t work_cond;     /* queue not empty, or stop */
 	pthread_cond_t timer_cond;    /* reaper: new deadline, or stop */
 	fa_broker_config cfg;
 	int stop;
@@ -137,11 +138,11 @@ struct fa_broker {
 	int64_t reaper_wake_us;       /* deadline the reaper waits for */
 
 	unsigned nthreads;
-	unsigned started;
+	fa_pool *pool;                /* the workers (edge_pool.c) */
+	int attached;
 	int reaper_started;
-	pthread_t *threads;
 	pthread_t reaper;
-	worker_state *ws;
+	worker_state *ws;             /* one per pool worker */
 
 	executor_slot executors[MAX_EXECUTORS];
 
@@ -187,8 +188,11 @@ void fa_edge_maybe_complete(fa_broker *b, fa_job *j, fa_job **fl);
 void fa_edge_cut_job(fa_broker *b, fa_job *j, int code, fa_job **fl);
 /* Complete the jobs of a finish list; no broker lock held. */
 void fa_edge_finish_jobs(fa_broker *b, fa_job *fl);
-/* Thread bodies: arg is a worker_state, or the broker. */
-void *fa_edge_broker_worker_main(void *arg);
+/* The broker as its pool's work source: form one batch from the queue
+   and run it on pool worker idx (worker state w); 0 if the queue was
+   empty. Asks the pool for one more worker while work remains. */
+int fa_edge_broker_run(void *ctx, unsigned idx, fa_edge_worker *w);
+/* Deadline thread body (arg: the broker). */
 void *fa_edge_broker_reaper_main(void *arg);
 
 /* ---- edge_metrics.c (under the broker lock) */

@@ -64,6 +64,20 @@ void fa_edge_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m,
 	int64_t until_us);
 
 /* ------------------------------------------------------------------ */
+/* Work sources of a pool (edge_pool.c): the broker runs its batches on a
+   pool's workers. At most one source per pool. */
+
+/* Attach `run`: after fa_pool_wake, up to that many idle workers call
+   run(ctx, worker index < fa_pool_size, the worker's state) once each
+   (batch tasks first); run returns 1 if it found work, 0 if not. */
+void fa_pool_attach(fa_pool *pool,
+	int (*run)(void *ctx, unsigned idx, fa_edge_worker *w), void *ctx);
+/* Ask `workers` idle workers (at least 1) to call the source. */
+void fa_pool_wake(fa_pool *pool, unsigned workers);
+/* Detach the source; returns once no worker is running it. */
+void fa_pool_detach(fa_pool *pool);
+
+/* ------------------------------------------------------------------ */
 /* Key cache (edge_cache.c): expanded private keys (kind FA_OP_SIGN) and
    prepared public keys (kind FA_OP_VERIFY), addressed by the SHAKE256
    digest of (kind, encoded key), LRU-evicted within a byte budget. An

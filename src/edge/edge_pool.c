@@ -1,6 +1,11 @@
 /*
- * edge_pool.c -- worker pool and the batch API (fa_sign_batch,
- * fa_verify_batch).
+ * edge_pool.c -- the worker pool (the edge library's one set of worker
+ * threads) and the batch API (fa_sign_batch, fa_verify_batch).
+ *
+ * Besides batch tasks, a pool runs an attached work source (the broker's
+ * batches): fa_pool_wake hands out tokens, and an idle worker with a
+ * token calls the source once with its own scratch and PRNG. Batch tasks
+ * go first.
  *
  * A batch is a task of n independent items. Tasks wait in a FIFO; idle
  * workers claim chunks of consecutive items from the oldest task that has
@@ -41,6 +46,13 @@ struct fa_pool {
 	unsigned started;
 	pthread_t *threads;
 	fa_edge_worker *workers;
+	/* Attached source: run(ctx, worker index, worker) by a worker that
+	   takes a token; `active` calls running now (idle_cond: none). */
+	int (*source_run)(void *ctx, unsigned idx, fa_edge_worker *w);
+	void *source_ctx;
+	unsigned source_tokens;
+	unsigned source_active;
+	pthread_cond_t idle_cond;
 };
 
 /* Items claimed at once: a few per worker and pass, so that the last
@@ -79,6 +91,7 @@ run_items(fa_edge_worker *w, const fa_pool_task *t, size_t start, size_t end)
 typedef struct {
 	fa_pool *pool;
 	fa_edge_worker *w;
+	unsigned idx;
 } worker_arg;
 
 static void *
@@ -86,17 +99,39 @@ worker_main(void *arg)
 {
 	fa_pool *pool = ((worker_arg *)arg)->pool;
 	fa_edge_worker *w = ((worker_arg *)arg)->w;
+	unsigned idx = ((worker_arg *)arg)->idx;
 	fa_pool_task *t;
 	size_t start, end;
 
 	free(arg);
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
-		while (!pool->stop && pool->head == NULL) {
+		while (!pool->stop && pool->head == NULL
+			&& (pool->source_run == NULL
+			|| pool->source_tokens == 0))
+		{
 			pthread_cond_wait(&pool->work_cond, &pool->lock);
 		}
 		if (pool->head == NULL) {
-			break;   /* stopping and nothing left */
+			int (*run)(void *, unsigned, fa_edge_worker *);
+			void *ctx;
+
+			if (pool->source_run == NULL
+				|| pool->source_tokens == 0)
+			{
+				break;   /* stopping and nothing left */
+			}
+			run = pool->source_run;
+			ctx = pool->source_ctx;
+			pool->source_tokens --;
+			pool->source_active ++;
+			pthread_mutex_unlock(&pool->lock);
+			run(ctx, idx, w);
+			pthread_mutex_lock(&pool->lock);
+			if (-- pool->source_active == 0) {
+				pthread_cond_broadcast(&pool->idle_cond);
+			}
+			continue;
 		}
 		t = pool->head;
 		start = t->next;
@@ -151,6 +186,7 @@ fa_pool_free(fa_pool *pool)
 	}
 	free(pool->workers);
 	free(pool->threads);
+	pthread_cond_destroy(&pool->idle_cond);
 	pthread_cond_destroy(&pool->work_cond);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool);
@@ -172,6 +208,7 @@ fa_pool_new(unsigned nthreads)
 	pool->nthreads = nthreads;
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->work_cond, NULL);
+	pthread_cond_init(&pool->idle_cond, NULL);
 	pool->threads = calloc(nthreads, sizeof *pool->threads);
 	pool->workers = calloc(nthreads, sizeof *pool->workers);
 	if (pool->threads == NULL || pool->workers == NULL) {
@@ -192,6 +229,7 @@ fa_pool_new(unsigned nthreads)
 		}
 		arg->pool = pool;
 		arg->w = &pool->workers[i];
+		arg->idx = i;
 		if (pthread_create(&pool->threads[i], NULL, worker_main, arg)
 			!= 0)
 		{
@@ -208,6 +246,47 @@ unsigned
 fa_pool_size(const fa_pool *pool)
 {
 	return pool == NULL ? 0 : pool->nthreads;
+}
+
+void
+fa_pool_attach(fa_pool *pool,
+	int (*run)(void *ctx, unsigned idx, fa_edge_worker *w), void *ctx)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->source_run = run;
+	pool->source_ctx = ctx;
+	pool->source_tokens = 0;
+	pthread_mutex_unlock(&pool->lock);
+}
+
+void
+fa_pool_wake(fa_pool *pool, unsigned workers)
+{
+	if (workers > pool->nthreads) {
+		workers = pool->nthreads;
+	}
+	pthread_mutex_lock(&pool->lock);
+	if (pool->source_tokens < workers) {
+		pool->source_tokens = workers;
+	}
+	if (workers > 1) {
+		pthread_cond_broadcast(&pool->work_cond);
+	} else {
+		pthread_cond_signal(&pool->work_cond);
+	}
+	pthread_mutex_unlock(&pool->lock);
+}
+
+void
+fa_pool_detach(fa_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->source_run = NULL;
+	pool->source_tokens = 0;
+	while (pool->source_active > 0) {
+		pthread_cond_wait(&pool->idle_cond, &pool->lock);
+	}
+	pthread_mutex_unlock(&pool->lock);
 }
 
 /* Run a task on the pool, or on the calling thread when pool is NULL. */

@@ -259,7 +259,7 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 			it->err = ws->cut[i];
 			continue;
 		}
-		err = fa_key_cache_acquire(&b->cache, &ws->w, be, op,
+		err = fa_key_cache_acquire(&b->cache, ws->w, be, op,
 			it->digest, it->key, it->key_len, 1, &data,
 			&ws->pins[i]);
 		if (err != FA_OK) {
@@ -315,10 +315,10 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 					ws->vitems[i].err = c;
 				}
 			} else if (op == FA_OP_SIGN) {
-				fa_edge_sign_one(&ws->w, be, fmt,
+				fa_edge_sign_one(ws->w, be, fmt,
 					&ws->sitems[i]);
 			} else {
-				fa_edge_verify_one(&ws->w, be, fmt,
+				fa_edge_verify_one(ws->w, be, fmt,
 					&ws->vitems[i]);
 			}
 		}
@@ -343,42 +343,41 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 	}
 }
 
-void *
-fa_edge_broker_worker_main(void *arg)
+int
+fa_edge_broker_run(void *ctx, unsigned idx, fa_edge_worker *w)
 {
-	worker_state *ws = arg;
-	fa_broker *b = ws->b;
+	fa_broker *b = ctx;
+	worker_state *ws = &b->ws[idx];
 	executor_slot exec;
+	fa_job *fl = NULL;
+	size_t k;
+	int more;
+	int64_t t0;
 
+	ws->w = w;
 	pthread_mutex_lock(&b->lock);
-	for (;;) {
-		fa_job *fl = NULL;
-		size_t k;
-		int64_t t0;
-
-		while (!b->stop && b->qhead == NULL) {
-			pthread_cond_wait(&b->work_cond, &b->lock);
-		}
-		if (b->qhead == NULL) {
-			break;
-		}
-		k = form_batch(b, ws, &exec, &fl);
+	if (b->qhead == NULL) {
+		pthread_mutex_unlock(&b->lock);
+		return 0;
+	}
+	k = form_batch(b, ws, &exec, &fl);
+	more = b->qhead != NULL;
+	pthread_mutex_unlock(&b->lock);
+	if (more) {
+		fa_pool_wake(b->pool, 1);
+	}
+	fa_edge_finish_jobs(b, fl);
+	fl = NULL;
+	if (k > 0) {
+		t0 = fa_now_us();
+		run_batch(b, ws, k, &exec);
+		t0 = fa_now_us() - t0;
+		pthread_mutex_lock(&b->lock);
+		fa_edge_account_batch(b, ws, k, t0, &fl);
 		pthread_mutex_unlock(&b->lock);
 		fa_edge_finish_jobs(b, fl);
-		fl = NULL;
-		if (k > 0) {
-			t0 = fa_now_us();
-			run_batch(b, ws, k, &exec);
-			t0 = fa_now_us() - t0;
-			pthread_mutex_lock(&b->lock);
-			fa_edge_account_batch(b, ws, k, t0, &fl);
-			pthread_mutex_unlock(&b->lock);
-			fa_edge_finish_jobs(b, fl);
-		}
-		pthread_mutex_lock(&b->lock);
 	}
-	pthread_mutex_unlock(&b->lock);
-	return NULL;
+	return 1;
 }
 
 /* Deadline thread: cut overdue queued jobs, sleep until the next
