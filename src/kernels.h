@@ -214,7 +214,11 @@ typedef struct fa_sampler_ctx {
 	   a[*ctr..] in stream order (*ctr ends <= 271; a holds 272 values; \
 	   a past the final *ctr is unspecified). */ \
 	X(mlkem_rej_uniform, (int16_t *a, unsigned *ctr, const uint8_t *buf), \
-		(a, ctr, buf))
+		(a, ctr, buf)) \
+	/* c[i] = Compress_d(a[i] mod q), i < 256, any int16 a[i], \
+	   d in 1..11 (FIPS 203, 4.2.1). */ \
+	X(mlkem_compress, (uint16_t *c, const int16_t *a, unsigned d), \
+		(c, a, d))
 
 struct fa_kernels {
 	const char *name;

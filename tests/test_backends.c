@@ -277,11 +277,12 @@ typedef struct {
 
 enum {
 	KEM_NTT, KEM_INVNTT, KEM_BASEMUL1, KEM_BASEMUL4, KEM_KECCAK_X4,
-	KEM_REJ, KEM_COUNT
+	KEM_REJ, KEM_COMPRESS10, KEM_COMPRESS1, KEM_COUNT
 };
 static const char *const kem_names[KEM_COUNT] = {
 	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc(k=1)",
-	"mlkem_basemul_acc(k=4)", "keccak_x4", "mlkem_rej_uniform"
+	"mlkem_basemul_acc(k=4)", "keccak_x4", "mlkem_rej_uniform",
+	"mlkem_compress(d=10)", "mlkem_compress(d=1)"
 };
 
 /* mlkem_rej_uniform leaves a past *ctr unspecified: cleared after each
@@ -307,6 +308,10 @@ static int kem_call(int id, int mode, const struct fa_kernels *be,
 	case KEM_BASEMUL1: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 1);
 	case KEM_BASEMUL4: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 4);
 	case KEM_REJ:      return kem_rej(mode, be, s);
+	case KEM_COMPRESS10:
+		return CALL(mlkem_compress, (uint16_t *)s->r, s->b, 10);
+	case KEM_COMPRESS1:
+		return CALL(mlkem_compress, (uint16_t *)s->r, s->b, 1);
 	default:           return CALL(keccak_x4, s->st);
 	}
 }

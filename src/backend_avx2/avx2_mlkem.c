@@ -411,3 +411,51 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
 	*ctr = c;
 	return FA_KERNEL_DONE;
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * Compress_d (slot mlkem_compress): x = a mod q in [0, q-1] (Barrett,
+ * then + q if negative), widened to 32 bits; t = 2^d x + (q-1)/2 < 2^23;
+ * floor(t / q) = floor(t * 20642679 / 2^36) (the constant and its error
+ * bound: fa_mlkem_compress, mlkem_poly.c), computed with MUL_EPU32 on the
+ * even and the odd 32-bit lanes; mod 2^d; packed back to 16 bits.
+ */
+static inline __m256i
+compress32(__m256i v, __m128i sh, __m256i mask)
+{
+	const __m256i m = _mm256_set1_epi32(20642679);
+	__m256i t = _mm256_add_epi32(_mm256_sll_epi32(v, sh),
+		_mm256_set1_epi32((MLKEM_Q - 1) / 2));
+	__m256i even = _mm256_srli_epi64(_mm256_mul_epu32(t, m), 36);
+	__m256i odd = _mm256_srli_epi64(
+		_mm256_mul_epu32(_mm256_srli_epi64(t, 32), m), 36);
+
+	return _mm256_and_si256(_mm256_or_si256(even,
+		_mm256_slli_epi64(odd, 32)), mask);
+}
+
+int
+fa_mlkem_compress_avx2(uint16_t *c, const int16_t *a, unsigned d)
+{
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	const __m256i mask = _mm256_set1_epi32((1 << d) - 1);
+	const __m128i sh = _mm_cvtsi32_si128((int)d);
+	unsigned i;
+
+	for (i = 0; i < MLKEM_N; i += 16) {
+		__m256i x = barrett(_mm256_loadu_si256(
+			(const __m256i *)(const void *)(a + i)));
+		__m256i lo, hi;
+
+		x = _mm256_add_epi16(x,
+			_mm256_and_si256(_mm256_srai_epi16(x, 15), q));
+		lo = compress32(_mm256_cvtepu16_epi32(
+			_mm256_castsi256_si128(x)), sh, mask);
+		hi = compress32(_mm256_cvtepu16_epi32(
+			_mm256_extracti128_si256(x, 1)), sh, mask);
+		_mm256_storeu_si256((__m256i *)(void *)(c + i),
+			_mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi),
+			0xD8));
+	}
+	return FA_KERNEL_DONE;
+}

@@ -33,5 +33,7 @@ int fa_keccak_x4_avx2(uint64_t *st);
    uses BMI2 (PEXT, POPCNT), which the avx2 backend requires. */
 int fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr,
 	const uint8_t *buf);
+/* Compress_d of 256 coefficients (slot mlkem_compress). */
+int fa_mlkem_compress_avx2(uint16_t *c, const int16_t *a, unsigned d);
 
 #endif

@@ -157,7 +157,8 @@ void fa_mlkem_decode12(int16_t *a, const uint8_t *in);
 int fa_mlkem_check12(const uint8_t *in);
 /* Compress_d then ByteEncode_d, d in {1, 4, 5, 10, 11}: 32*d bytes;
    a with |a| < q. */
-void fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d);
+void fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d,
+	const struct fa_kernels *kt);
 /* ByteDecode_d then Decompress_d: values in [0, q-1]. */
 void fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d);
 /* Compress_d(x) for x in [0, q-1] (exported for the tests). */

@@ -186,14 +186,14 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
 		fa_k_mlkem_basemul_acc(kt, u, At + i * k * MLKEM_N, y, k);
 		fa_k_mlkem_invntt(kt, u);
 		poly_add(u, e1 + i * MLKEM_N);
-		fa_mlkem_compress_encode(ct + i * 32 * p->du, u, p->du);
+		fa_mlkem_compress_encode(ct + i * 32 * p->du, u, p->du, kt);
 	}
 	fa_k_mlkem_basemul_acc(kt, u, that, y, k);
 	fa_k_mlkem_invntt(kt, u);
 	poly_add(u, e2);
 	fa_mlkem_decode_decompress(e2, m, 1);
 	poly_add(u, e2);   /* |u| < q/2 + 2 + q */
-	fa_mlkem_compress_encode(ct + k * 32 * p->du, u, p->dv);
+	fa_mlkem_compress_encode(ct + k * 32 * p->du, u, p->dv, kt);
 }
 
 /*
@@ -223,7 +223,7 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 	for (i = 0; i < MLKEM_N; i ++) {
 		w[i] = (int16_t)(u[i] - w[i]);   /* |w| < 3q/2 */
 	}
-	fa_mlkem_compress_encode(m, w, 1);
+	fa_mlkem_compress_encode(m, w, 1, kt);
 }
 
 /* Algorithm 17: (K, r) = G(m || H(ek)), c = K-PKE.Encrypt(ek, m, r). */

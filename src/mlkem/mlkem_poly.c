@@ -126,18 +126,31 @@ fa_mlkem_compress(uint32_t x, unsigned d)
 	return (uint32_t)((t * 20642679u) >> 36) & (((uint32_t)1 << d) - 1);
 }
 
-/* Compress_d then ByteEncode_d: values packed d bits each, least
-   significant bit first. */
+/* The mlkem_compress slot, portable. */
 void
-fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d)
+fa_mlkem_compress_portable(uint16_t *c, const int16_t *a, unsigned d)
 {
+	unsigned i;
+
+	for (i = 0; i < MLKEM_N; i ++) {
+		c[i] = (uint16_t)fa_mlkem_compress(
+			fa_mlkem_canon(fa_mlkem_barrett(a[i])), d);
+	}
+}
+
+/* Compress_d (mlkem_compress slot) then ByteEncode_d: values packed d
+   bits each, least significant bit first. */
+void
+fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d,
+	const struct fa_kernels *kt)
+{
+	uint16_t c[MLKEM_N];
 	uint32_t acc = 0;
 	unsigned bits = 0, i, o = 0;
 
+	fa_k_mlkem_compress(kt, c, a, d);
 	for (i = 0; i < MLKEM_N; i ++) {
-		uint32_t x = fa_mlkem_canon(fa_mlkem_barrett(a[i]));
-
-		acc |= fa_mlkem_compress(x, d) << bits;
+		acc |= (uint32_t)c[i] << bits;
 		bits += d;
 		while (bits >= 8) {
 			out[o ++] = (uint8_t)acc;
