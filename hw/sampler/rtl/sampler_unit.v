@@ -4,9 +4,9 @@
 // Commands (cmd_valid_i & cmd_ready_o; one at a time, done_o pulses once
 // per accepted command with err_o):
 //   CMD_LOAD   (1): PRNG key (state bytes 0..47), block counter, ptr: the
-//                   buffer is filled from blocks ctr_i..ctr_i+7 (a refill,
-//                   658 cycles) and ptr set. The host's SHAKE256 seeding
-//                   stays in software: it passes fa_prng's state after
+//                   buffer is filled from blocks ctr_i..ctr_i+7 (one
+//                   refill; 339 cycles) and ptr set. The host's SHAKE256
+//                   seeding stays in software: it passes fa_prng's state after
 //                   fa_prng_seed (ptr 0), or the state of a fa_prng in
 //                   use (counter - 8, ptr).
 //   CMD_SAMPLE (2): z_o = SamplerZ(mu_i, isigma_i) with sigma_min_i,
@@ -16,7 +16,7 @@
 //   (BerExp exponent negative), ERR_TRIALS 3 (watchdog: max_trials_i trials
 //   without acceptance; 0 = 255), ERR_NOSEED 4 (SAMPLE before any LOAD),
 //   ERR_CMD 5 (unknown command). Every command ends: a trial is bounded
-//   (at most 2 refills and ~200 cycles), and trials are bounded.
+//   (at most 2 refills and ~150 cycles), and trials are bounded.
 // ctr_o / ptr_o / key_o: the PRNG state after the last command (the
 //   counter is the one of the next refill, as fa_prng's state).
 `default_nettype none
