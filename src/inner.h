@@ -152,7 +152,7 @@ unsigned fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
 
 /* 1 iff fG - gF = q exactly in Z[x]/(x^n+1), for |f|, |g| within
    FA_FG_BITS and |F|, |G| <= 127, G = gF/f mod q (fa_complete_private).
-   tmp: 6n bytes, 2-byte aligned. Constant time. */
+   tmp: 9n bytes, 2-byte aligned. Constant time. */
 int fa_ntru_equation_ok(const int8_t *f, const int8_t *g, const int8_t *F,
 	const int8_t *G, unsigned logn, uint8_t *tmp);
 /* 1 iff ||(f, g)||^2 < 16823 (keygen's step 2 bound). Constant time. */

@@ -27,7 +27,8 @@
  * f^G^ - g^F^ = q in every NTT slot (the NTT of the constant q is q in
  * every slot).
  *
- * Cost: four forward NTTs of size n on 16-bit residues (no inverse).
+ * Cost: four forward NTTs of size n on 16-bit residues (no inverse),
+ * with twiddle tables built once per call.
  * Constant time: no branch or memory index depends on the coefficients;
  * the verdict is a mask folded over all slots.
  */
@@ -99,38 +100,32 @@ static uint32_t kp_pow(uint32_t xr, uint32_t e, uint32_t p0i)
 
 /*
  * Forward negacyclic NTT mod p of a small polynomial (int8 coefficients)
- * into a[] (n residues, plain form, slots in bit-reversed order). psi_r:
- * a primitive 2n-th root of unity, Montgomery form. Twist a_i by psi^i
- * (x^n + 1 -> y^n - 1 with y = x/psi), then a cyclic decimation-in-
- * frequency NTT with omega = psi^2; twiddles are updated on the fly.
+ * into a[] (n residues, plain form, slots in bit-reversed order). Twist
+ * a_i by psi^i (x^n + 1 -> y^n - 1 with y = x/psi), then a cyclic
+ * decimation-in-frequency NTT with omega = psi^2. Tables (Montgomery
+ * form): tpsi[i] = psi^i (n entries), tom[j] = omega^j (n/2 entries).
  */
 static void kp_ntt_small(uint16_t *a, const int8_t *s, unsigned logn,
-	uint32_t psi_r, uint32_t p0i)
+	const uint16_t *tpsi, const uint16_t *tom, uint32_t p0i)
 {
-	size_t n = MKN(logn), len, j, st;
-	uint32_t w_r = KP_R, step_r;
+	size_t n = MKN(logn), len, j, st, step;
 
 	for (j = 0; j < n; j ++) {
 		/* s in [-127, 127] -> [0, p-1], then times psi^j */
 		uint32_t v = (uint32_t)((int32_t)s[j] + (int32_t)KP);
 
-		a[j] = (uint16_t)kp_mont(kp_csub(v), w_r, p0i);
-		w_r = kp_mont(w_r, psi_r, p0i);
+		a[j] = (uint16_t)kp_mont(kp_csub(v), tpsi[j], p0i);
 	}
-	step_r = kp_mont(psi_r, psi_r, p0i);   /* omega, order n */
-	for (len = n >> 1; len >= 1; len >>= 1) {
-		w_r = KP_R;
-		for (j = 0; j < len; j ++) {
-			for (st = j; st < n; st += len << 1) {
-				uint32_t u = a[st], v = a[st + len];
+	for (len = n >> 1, step = 1; len >= 1; len >>= 1, step <<= 1) {
+		for (st = 0; st < n; st += len << 1) {
+			for (j = 0; j < len; j ++) {
+				uint32_t u = a[st + j], v = a[st + j + len];
 
-				a[st] = (uint16_t)kp_add(u, v);
-				a[st + len] = (uint16_t)kp_mont(kp_sub(u, v),
-					w_r, p0i);
+				a[st + j] = (uint16_t)kp_add(u, v);
+				a[st + j + len] = (uint16_t)kp_mont(
+					kp_sub(u, v), tom[j * step], p0i);
 			}
-			w_r = kp_mont(w_r, step_r, p0i);
 		}
-		step_r = kp_mont(step_r, step_r, p0i);
 	}
 }
 
@@ -139,22 +134,32 @@ int fa_ntru_equation_ok(const int8_t *f, const int8_t *g, const int8_t *F,
 {
 	size_t n = MKN(logn), u;
 	uint16_t *a = (uint16_t *)(void *)tmp, *b = a + n, *c = b + n;
+	uint16_t *tpsi = c + n, *tom = tpsi + n;
 	uint32_t p0i = kp_p0i();
-	uint32_t psi_r, target, bad;
+	uint32_t psi_r, om_r, target, bad;
 
 	/* psi = QNR^((p-1)/2n): psi^n = QNR^((p-1)/2) = -1, so psi has order
-	   exactly 2n. */
+	   exactly 2n; omega = psi^2 has order n. */
 	psi_r = kp_pow(kp_mont(KP_QNR, KP_R2, p0i),
 		(KP - 1u) >> (logn + 1), p0i);
+	om_r = kp_mont(psi_r, psi_r, p0i);
+	tpsi[0] = (uint16_t)KP_R;
+	for (u = 1; u < n; u ++) {
+		tpsi[u] = (uint16_t)kp_mont(tpsi[u - 1], psi_r, p0i);
+	}
+	tom[0] = (uint16_t)KP_R;
+	for (u = 1; u < (n >> 1); u ++) {
+		tom[u] = (uint16_t)kp_mont(tom[u - 1], om_r, p0i);
+	}
 
 	/* a = NTT(f) * NTT(G) / R, then c = NTT(g) * NTT(F) / R */
-	kp_ntt_small(a, f, logn, psi_r, p0i);
-	kp_ntt_small(b, G, logn, psi_r, p0i);
+	kp_ntt_small(a, f, logn, tpsi, tom, p0i);
+	kp_ntt_small(b, G, logn, tpsi, tom, p0i);
 	for (u = 0; u < n; u ++) {
 		a[u] = (uint16_t)kp_mont(a[u], b[u], p0i);
 	}
-	kp_ntt_small(b, g, logn, psi_r, p0i);
-	kp_ntt_small(c, F, logn, psi_r, p0i);
+	kp_ntt_small(b, g, logn, tpsi, tom, p0i);
+	kp_ntt_small(c, F, logn, tpsi, tom, p0i);
 	/* both products carry the same 1/R: compare with q/R */
 	target = kp_mont(FA_Q, 1, p0i);
 	bad = 0;
