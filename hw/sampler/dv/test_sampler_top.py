@@ -111,4 +111,4 @@ def test_sampler_top():
                "sampler/rtl/sampler_prng.v", "sampler/rtl/samplerz.v",
                "sampler/rtl/sampler_unit.v", "top/rtl/falcon_accel_top.v")
     run("falcon_accel_top", srcs, "test_sampler_top", HERE, tag="sampler",
-        parameters={"P": 1, "LP": 0}, extra_env={"FA_P": "1"})
+        parameters={"P": 1, "LP": 0, "SAMPLER": 1}, extra_env={"FA_P": "1"})

@@ -200,6 +200,15 @@ async def registers(dut):
     assert await tb.read(REG["ID"]) == 0x46414C43
     cfg = await tb.read(REG["CONFIG"])
     assert cfg & 0xFF == int(os.environ.get("FA_P", "4")) and (cfg >> 8) & 0xFF == RM["version"]
+    # built without the SamplerZ unit (SAMPLER = 0, the default): its ops
+    # are unknown ops
+    assert (cfg >> 16) & 1 == 0
+    await tb.write(REG["LOGN"], 9)
+    for name in ("SZ_LOAD", "SAMPLERZ"):
+        await tb.write(REG["OP"], OP[name])
+        await tb.write(REG["CTRL"], 1)
+        assert (await tb.read(REG["STATUS"])) >> 4 == ERR["BAD_OP"], name
+    await tb.write(REG["CTRL"], 2)
     await tb.write(REG["CONST_LO"], 0x12345678)
     await tb.write(REG["CONST_HI"], 0x9ABCDEF0)
     assert await tb.read(REG["CONST_LO"]) == 0x12345678

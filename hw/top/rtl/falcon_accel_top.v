@@ -10,7 +10,9 @@
 // with STATUS.ERR set; nothing hangs. aresetn (synchronous, active low)
 // aborts a running operation at any time.
 //
-// SAMPLER = 1 adds the SamplerZ unit (hw/sampler, sampler_unit): ops
+// SAMPLER = 1 (default 0: the P = 4 build then still fits the XC7A100T;
+// with the sampler it fits for P <= 2, hw/sampler/doc/synthesis.md) adds
+// the SamplerZ unit (hw/sampler, sampler_unit): ops
 // SZ_LOAD (PRNG state from the SZ_KEY*/SZ_CTR_*/SZ_PTR registers) and
 // SAMPLERZ (SZ_Z = SamplerZ(SZ_MU, SZ_ISIGMA) with SZ_SMIN), bit-exact with
 // the library; LOGN is not used by them. A sampler error ends the op with
@@ -18,7 +20,7 @@
 // whether the unit is built in.
 `default_nettype none
 `include "fa_regs.vh"
-module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 1) (
+module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0) (
 	input  wire        aclk,
 	input  wire        aresetn,
 	// AXI4-Lite slave
