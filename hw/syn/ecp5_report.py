@@ -148,7 +148,7 @@ def table():
             if not u:
                 L.append("| %s | " % name + " | ".join("-" for _ in CELLS) + " | %s |" % ys)
                 continue
-            name = name + " (packed, not yet placed)"
+            name = name + " (after packing; P&R not finished)"
         else:
             u = rep.get("utilization", {})
         cols = []
@@ -209,6 +209,11 @@ ecp5-modules`, then `make -C hw ecp5-report`). Tools from PyPI
   multipliers), so they show what the RTL reaches after real placement and
   routing on an FPGA of the same class, not the Artix-7 timing (which needs
   Vivado).
+* "not finished" means nextpnr wrote no report: the run was stopped or is
+  still going (its log stays in build/board/ecp5/NAME.pnr.log); its
+  resources are then the ones nextpnr printed after packing, before
+  placement. The whole top needs more than an hour of wall time on a busy
+  2-vCPU machine (synthesis alone took 1,351 s there).
 
 """
 
