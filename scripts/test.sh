@@ -96,6 +96,7 @@ run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C
 run "Python package" python/run_tests.sh
 run "whole-API fuzzing (libFuzzer, ASan+UBSan, 60 s)" scripts/fuzz_api.sh 60 address,undefined
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
+run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 
 echo

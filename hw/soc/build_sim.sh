@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build_sim.sh -- Verilate the falcon-accel SoC (hw/soc/rtl/soc_top.sv:
-# Ibex from the pythondata-cpu-ibex package + falcon_accel_top) with the
-# harness hw/soc/dv/soc_sim.cpp into BUILD/soc_sim.
+# Ibex from the pythondata-cpu-ibex package) and falcon_accel_top as two
+# models, joined by the harness hw/soc/dv/soc_sim.cpp into BUILD/soc_sim.
 # Usage: hw/soc/build_sim.sh [build-dir]   (default build/soc-sim)
 # Env:   SOC_P (accelerator lanes, 1/2/4; default 4), JOBS (default 2)
 set -euo pipefail
@@ -16,14 +16,19 @@ IBEX=$(python3 -c "import pythondata_cpu_ibex as p; print(p.data_location)" 2>/d
 . "$HW/soc/sim_sources.sh"
 python3 "$HW/soc/util/gen_socmap.py" --check
 mkdir -p "$BUILD"
-# Verilator warnings in the vendored core are not ours: -Wno-fatal; our
-# own RTL is linted by `make -C hw/soc lint`.
+# 1. the accelerator, a model of its own (clocked only while enabled)
+nice verilator --cc --build -j "${JOBS:-2}" -O3 --x-assign fast --x-initial fast \
+	--top-module falcon_accel_top -GP=$P -GLP=$LP -Wno-fatal -Wno-WIDTH -Wno-UNUSEDSIGNAL \
+	-I"$HW/top/rtl" --Mdir "$BUILD/acc_obj" -CFLAGS -O2 $FA_SRCS >"$BUILD/build-acc.log" 2>&1 || {
+	grep -E '%Error|error' "$BUILD/build-acc.log" | head -30; exit 1; }
+# 2. the SoC and the harness, linked with the accelerator's model.
+# Verilator warnings in the vendored core are not ours: -Wno-fatal.
 nice verilator ${SOC_VFLAGS:-} --cc --exe --build -j "${JOBS:-2}" -O3 --x-assign fast --x-initial fast \
-	--top-module soc_top -GP=$P -GLP=$LP -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN \
+	--top-module soc_top -GP=$P -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN \
 	-Wno-UNOPTFLAT -Wno-SELRANGE -Wno-WIDTH \
-	-DSYNTHESIS $SOC_INCDIRS -I"$HW/top/rtl" \
+	-DSYNTHESIS $SOC_INCDIRS \
 	--Mdir "$BUILD/obj" -o "$BUILD/soc_sim" \
-	-CFLAGS "-O2 -I$ROOT/fw" \
-	$SOC_IBEX_SRCS $FA_SRCS $SOC_OWN_SRCS "$HW/soc/dv/soc_sim.cpp" >"$BUILD/build.log" 2>&1 || {
+	-CFLAGS "-O2 -I$ROOT/fw -I$BUILD/acc_obj" -LDFLAGS "$BUILD/acc_obj/Vfalcon_accel_top__ALL.a" \
+	$SOC_IBEX_SRCS $SOC_OWN_SRCS "$HW/soc/dv/soc_sim.cpp" >"$BUILD/build.log" 2>&1 || {
 	grep -E '%Error|error' "$BUILD/build.log" | head -30; exit 1; }
 echo "build_sim: $BUILD/soc_sim (P = $P)"

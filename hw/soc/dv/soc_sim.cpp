@@ -1,6 +1,9 @@
 /*
- * soc_sim.cpp -- simulation harness of the falcon-accel SoC (Verilated
- * soc_top): loads the firmware ELF into RAM through the DPI export
+ * soc_sim.cpp -- simulation harness of the falcon-accel SoC: two Verilated
+ * models, soc_top and falcon_accel_top, joined on soc_top's accelerator
+ * port as soc_system.sv joins them; the accelerator model is clocked (and
+ * evaluated) only in cycles where the SoC's clock enable is set, as the
+ * clock gate does in hardware. The harness loads the firmware ELF into RAM through the DPI export
  * soc_ram_load, releases reset and runs the clock; the host link is the
  * SoC mailbox, which the harness feeds from stdin and drains to stdout in
  * frames (u32 FA_SOC_FRAME_MAGIC, u32 length, bytes; fw/soc_proto.h).
@@ -20,6 +23,7 @@
 #include <cstring>
 #include <vector>
 
+#include "Vfalcon_accel_top.h"
 #include "Vsoc_top.h"
 #include "Vsoc_top__Dpi.h"
 #include "svdpi.h"
@@ -36,7 +40,9 @@ namespace {
 struct Harness {
 	VerilatedContext ctx;
 	Vsoc_top *top = nullptr;
-	uint64_t cyc = 0;
+	Vfalcon_accel_top *acc = nullptr;
+	uint64_t cyc = 0, acc_cyc = 0;
+	int dbg = getenv("SOC_DEBUG") ? atoi(getenv("SOC_DEBUG")) : 0;
 	FILE *console = stderr;
 	svScope ram_scope = nullptr, mbox_scope = nullptr;
 #if VM_TRACE
@@ -46,6 +52,7 @@ struct Harness {
 	Harness()
 	{
 		top = new Vsoc_top(&ctx);
+		acc = new Vfalcon_accel_top(&ctx);
 		ram_scope = svGetScopeFromName("TOP.soc_top.u_ram");
 		mbox_scope = svGetScopeFromName("TOP.soc_top.u_mbox");
 		if (ram_scope == nullptr || mbox_scope == nullptr) {
@@ -53,11 +60,13 @@ struct Harness {
 			exit(2);
 		}
 		top->clk_i = 0;
-		top->acc_clk_i = 0;
 		top->rst_ni = 0;
 		top->host_req_i = 0;
 		top->host_req_len_i = 0;
 		top->host_rsp_take_i = 0;
+		acc->aclk = 0;
+		acc->aresetn = 0;
+		to_soc();
 		top->eval();
 #if VM_TRACE
 		if (getenv("SOC_VCD") != nullptr) {
@@ -69,20 +78,78 @@ struct Harness {
 #endif
 	}
 
-	/* One clock cycle. The accelerator's clock follows clk_i when the
-	   SoC's enable (a function of registers, read after the previous
-	   edge) is set: a clock gate. */
+	/* accelerator port: SoC outputs -> accelerator inputs */
+	void to_acc()
+	{
+		acc->aresetn = top->acc_rst_no;
+		acc->s_axil_awaddr = top->m_axil_awaddr_o;
+		acc->s_axil_awvalid = top->m_axil_awvalid_o;
+		acc->s_axil_wdata = top->m_axil_wdata_o;
+		acc->s_axil_wstrb = top->m_axil_wstrb_o;
+		acc->s_axil_wvalid = top->m_axil_wvalid_o;
+		acc->s_axil_bready = top->m_axil_bready_o;
+		acc->s_axil_araddr = top->m_axil_araddr_o;
+		acc->s_axil_arvalid = top->m_axil_arvalid_o;
+		acc->s_axil_rready = top->m_axil_rready_o;
+		acc->s_axis_tdata = top->acc_s_axis_tdata_o;
+		acc->s_axis_tvalid = top->acc_s_axis_tvalid_o;
+		acc->s_axis_tlast = top->acc_s_axis_tlast_o;
+		acc->m_axis_tready = top->acc_m_axis_tready_o;
+	}
+
+	/* accelerator outputs -> SoC inputs */
+	void to_soc()
+	{
+		top->m_axil_awready_i = acc->s_axil_awready;
+		top->m_axil_wready_i = acc->s_axil_wready;
+		top->m_axil_bresp_i = acc->s_axil_bresp;
+		top->m_axil_bvalid_i = acc->s_axil_bvalid;
+		top->m_axil_arready_i = acc->s_axil_arready;
+		top->m_axil_rdata_i = acc->s_axil_rdata;
+		top->m_axil_rresp_i = acc->s_axil_rresp;
+		top->m_axil_rvalid_i = acc->s_axil_rvalid;
+		top->acc_s_axis_tready_i = acc->s_axis_tready;
+		top->acc_m_axis_tdata_i = acc->m_axis_tdata;
+		top->acc_m_axis_tvalid_i = acc->m_axis_tvalid;
+		top->acc_irq_i = acc->irq;
+	}
+
+	/* One clock cycle. Both models see their inputs as they were before
+	   the edge (the port's SoC-side outputs are registers; the
+	   accelerator's comb outputs are settled with its inputs first). */
 	void tick()
 	{
-		top->acc_clk_i = top->acc_clk_en_o;
+		bool en = top->acc_clk_en_o;
+		if (dbg > 0 && en) {
+			dbg --;
+			fprintf(stderr, "cyc %llu en arv %d arr %d rv %d rd %08x awv %d awr %d bv %d rst %d\n",
+				(unsigned long long)cyc, top->m_axil_arvalid_o, acc->s_axil_arready,
+				acc->s_axil_rvalid, acc->s_axil_rdata, top->m_axil_awvalid_o,
+				acc->s_axil_awready, acc->s_axil_bvalid, top->acc_rst_no);
+		}
+		if (en) {
+			to_acc();
+			acc->eval();
+			to_soc();
+		}
 		top->clk_i = 1;
 		top->eval();
+		if (en) {
+			acc->aclk = 1;
+			acc->eval();
+			acc_cyc ++;
+		}
 #if VM_TRACE
 		if (vcd != nullptr) vcd->dump(2 * cyc + 1);
 #endif
 		top->clk_i = 0;
-		top->acc_clk_i = 0;
 		top->eval();
+		if (en) {
+			acc->aclk = 0;
+			acc->eval();
+			to_soc();
+			top->eval();    /* the enable and the port see the new outputs */
+		}
 #if VM_TRACE
 		if (vcd != nullptr) { vcd->dump(2 * cyc + 2); if (cyc > 400000) { vcd->close(); vcd = nullptr; } }
 #endif
@@ -93,17 +160,20 @@ struct Harness {
 		}
 	}
 
-	/* The core's flops reset asynchronously (negedge rst_ni) and its
-	   clock is gated until it runs: reset needs a real falling edge. */
 	void reset()
 	{
+		/* run the reset synchroniser to 1 first, so that rst_ni low
+		   makes a falling edge on the internal reset too */
 		top->rst_ni = 1;
 		top->eval();
+		for (int i = 0; i < 3; i ++) tick();
 		top->rst_ni = 0;
 		top->eval();
 		for (int i = 0; i < 8; i ++) tick();
 		top->rst_ni = 1;
 		top->eval();
+		/* the synchroniser releases the internal reset two edges later */
+		for (int i = 0; i < 4; i ++) tick();
 	}
 
 	void ram_load(uint32_t addr, const uint8_t *p, size_t len)
@@ -292,8 +362,11 @@ int main(int argc, char **argv)
 		write_frame(rsp.data(), len);
 	}
 	fflush(h.console);
-	fprintf(stderr, "soc_sim: %llu cycles simulated\n", (unsigned long long)h.cyc);
+	fprintf(stderr, "soc_sim: %llu cycles simulated (accelerator clocked in %llu)\n",
+		(unsigned long long)h.cyc, (unsigned long long)h.acc_cyc);
 	h.top->final();
+	h.acc->final();
 	delete h.top;
+	delete h.acc;
 	return 0;
 }

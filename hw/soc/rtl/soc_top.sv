@@ -1,9 +1,12 @@
-// soc_top -- the falcon-accel SoC: an Ibex RV32IMC core (pythondata-cpu-
-// ibex; single-cycle multiplier, branch target ALU, writeback stage),
-// 1 MiB of RAM (one-cycle instruction and data ports), a console UART,
-// the host mailbox, the DMA engine and falcon_accel_top (AXI4-Lite slave
-// behind soc_axil_master, AXI-Stream ports on the DMA engine). Address
-// map: soc_map_pkg (generated from hw/soc/data/socmap.json).
+// soc_top -- the falcon-accel SoC around its accelerator port: an Ibex
+// RV32IMC core (pythondata-cpu-ibex; single-cycle multiplier, branch
+// target ALU, writeback stage), 1 MiB of RAM (one-cycle instruction and
+// data ports), a console UART, the host mailbox, the DMA engine, and the
+// port to falcon_accel_top (AXI4-Lite master soc_axil_master, AXI-Stream
+// on the DMA engine, a clock enable). soc_system.sv puts the two
+// together with a clock gate; the simulation harness runs the
+// accelerator as a second Verilated model on the same port, clocked only
+// while enabled. Address map: soc_map_pkg (hw/soc/data/socmap.json).
 //
 // Data bus: one transaction at a time (the Ibex LSU never has two
 // outstanding); one-cycle slaves answer the cycle after the grant, the
@@ -12,14 +15,40 @@
 // Unmapped addresses answer with an error (an access fault in the core).
 `default_nettype none
 module soc_top import soc_map_pkg::*; #(
-  parameter int unsigned P  = 4,
-  parameter int unsigned LP = 2
+  parameter int unsigned P  = 4        // accelerator lanes (SOCCTL.CONFIG)
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
-  // accelerator clock: clk_i gated by acc_clk_en_o (see below)
-  input  logic        acc_clk_i,
+  input  logic        rst_ni,          // asynchronous assert, synchronised release
+  // accelerator port (falcon_accel_top, instantiated beside the SoC by
+  // soc_system, or a separate model in simulation): its clock enable and
+  // reset, AXI4-Lite master, AXI-Stream to and from it, its IRQ (DONE)
   output logic        acc_clk_en_o,
+  output logic        acc_rst_no,
+  output logic [15:0] m_axil_awaddr_o,
+  output logic        m_axil_awvalid_o,
+  input  logic        m_axil_awready_i,
+  output logic [31:0] m_axil_wdata_o,
+  output logic [3:0]  m_axil_wstrb_o,
+  output logic        m_axil_wvalid_o,
+  input  logic        m_axil_wready_i,
+  input  logic [1:0]  m_axil_bresp_i,
+  input  logic        m_axil_bvalid_i,
+  output logic        m_axil_bready_o,
+  output logic [15:0] m_axil_araddr_o,
+  output logic        m_axil_arvalid_o,
+  input  logic        m_axil_arready_i,
+  input  logic [31:0] m_axil_rdata_i,
+  input  logic [1:0]  m_axil_rresp_i,
+  input  logic        m_axil_rvalid_i,
+  output logic        m_axil_rready_o,
+  output logic [31:0] acc_s_axis_tdata_o,
+  output logic        acc_s_axis_tvalid_o,
+  input  logic        acc_s_axis_tready_i,
+  output logic        acc_s_axis_tlast_o,
+  input  logic [31:0] acc_m_axis_tdata_i,
+  input  logic        acc_m_axis_tvalid_i,
+  output logic        acc_m_axis_tready_o,
+  input  logic        acc_irq_i,
   // host link
   input  logic        host_req_i,
   input  logic [31:0] host_req_len_i,
@@ -33,6 +62,17 @@ module soc_top import soc_map_pkg::*; #(
   output logic        core_sleep_o,
   output logic        double_fault_o
 );
+  // ------------------------------------------------------------- reset
+  // Two-flop synchroniser: asserts with rst_ni, releases on clk_i. Also
+  // the accelerator's (synchronous, active-low) reset.
+  logic [1:0] rst_sync_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rst_sync_q <= 2'b00;
+    else rst_sync_q <= {rst_sync_q[0], 1'b1};
+  end
+  wire rst_n = rst_sync_q[1];
+  assign acc_rst_no = rst_n;
+
   // ------------------------------------------------------------------ core
   logic        instr_req, instr_gnt, instr_rvalid, instr_err;
   logic [31:0] instr_addr, instr_rdata;
@@ -49,7 +89,7 @@ module soc_top import soc_map_pkg::*; #(
     .ICache          (1'b0),
     .MHPMCounterNum  (0)
   ) u_core (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni (rst_n),
     .test_en_i              (1'b0),
     .ram_cfg_i              (prim_ram_1p_pkg::RAM_1P_CFG_DEFAULT),
     .hart_id_i              (32'd0),
@@ -156,8 +196,8 @@ module soc_top import soc_map_pkg::*; #(
   end
   wire g = data_req && data_gnt;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
       pend_q <= 1'b0; rsp_sel_q <= SelNone; none_rvalid_q <= 1'b0;
     end else begin
       if (g) begin
@@ -173,8 +213,8 @@ module soc_top import soc_map_pkg::*; #(
   wire         i_ok = (instr_addr & ~RamMask) == RamBase;
   logic        i_err_q;
   assign instr_gnt = instr_req;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) i_err_q <= 1'b0;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) i_err_q <= 1'b0;
     else i_err_q <= instr_req && !i_ok;
   end
   logic i_ram_rvalid;
@@ -182,8 +222,8 @@ module soc_top import soc_map_pkg::*; #(
   assign instr_err = i_err_q;
 
   wire         ram_d_req = dma_ram_req || (g && d_sel == SelRam);
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ram_owner_dma_q <= 1'b0;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) ram_owner_dma_q <= 1'b0;
     else ram_owner_dma_q <= dma_ram_req;
   end
 
@@ -204,14 +244,14 @@ module soc_top import soc_map_pkg::*; #(
 
   // ----------------------------------------------------------- peripherals
   soc_uart u_uart (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni (rst_n),
     .req_i (g && d_sel == SelUart), .we_i (data_we), .addr_i (data_addr[11:0]),
     .wdata_i (data_wdata), .rvalid_o (uart_rvalid), .rdata_o (uart_rdata), .err_o (uart_err),
     .tx_valid_o (uart_tx_valid_o), .tx_data_o (uart_tx_data_o)
   );
 
   soc_mbox u_mbox (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni (rst_n),
     .reg_req_i (g && d_sel == SelMbox), .reg_we_i (data_we), .reg_addr_i (data_addr[11:0]),
     .reg_wdata_i (data_wdata), .reg_rvalid_o (mbox_rvalid), .reg_rdata_o (mbox_rdata),
     .reg_err_o (mbox_err),
@@ -233,13 +273,13 @@ module soc_top import soc_map_pkg::*; #(
 
   // DMA register accesses win the port when both ask in the same cycle
   wire         acc_req = dma_acc_req || cpu_acc_req;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) acc_owner_dma_q <= 1'b0;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) acc_owner_dma_q <= 1'b0;
     else if (acc_req && acc_gnt) acc_owner_dma_q <= dma_acc_req;
   end
 
   soc_axil_master #(.AW(16)) u_acc_master (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni (rst_n),
     .req_i    (acc_req),
     .gnt_o    (acc_gnt),
     .we_i     (dma_acc_req ? 1'b1 : data_we),
@@ -262,8 +302,8 @@ module soc_top import soc_map_pkg::*; #(
   // write and not yet seen finished: DONE (irq) rising or a STATUS read
   // with BUSY = 0), and during reset. acc_clk_en_o is a function of
   // registers only; the clock source applies it to the next rising edge
-  // (an ICG / BUFGCE on a board; the simulation harness drives acc_clk_i
-  // = clk_i when it was 1 after the previous edge). An idle accelerator
+  // (a latch clock gate in soc_system, a BUFGCE on an FPGA; the
+  // simulation harness clocks the accelerator model only then). An idle accelerator
   // does not change state, so gating changes no result and no SoC cycle
   // count; it saves power, and simulation time (the accelerator's wide
   // datapaths are most of the model's evaluation cost). The accelerator's
@@ -272,8 +312,8 @@ module soc_top import soc_map_pkg::*; #(
   logic        acc_run_q, irq, irq_q;
   wire         ctrl_wr = awvalid && awready && (awaddr == 16'h0008);
   wire         status_idle_rd = rvalid && rready && (araddr == 16'h000C) && !rdata[0];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
       acc_run_q <= 1'b0; irq_q <= 1'b0;
     end else begin
       irq_q <= irq;
@@ -281,22 +321,23 @@ module soc_top import soc_map_pkg::*; #(
       else if ((irq && !irq_q) || status_idle_rd) acc_run_q <= 1'b0;
     end
   end
-  assign acc_clk_en_o = !rst_ni || acc_run_q || acc_busy || dma_busy || ctrl_wr;
+  assign acc_clk_en_o = !rst_n || acc_run_q || acc_busy || dma_busy || ctrl_wr;
 
-  falcon_accel_top #(.P(P), .LP(LP)) u_accel (
-    .aclk (acc_clk_i), .aresetn (rst_ni),
-    .s_axil_awaddr (awaddr), .s_axil_awvalid (awvalid), .s_axil_awready (awready),
-    .s_axil_wdata (wdata), .s_axil_wstrb (wstrb), .s_axil_wvalid (wvalid), .s_axil_wready (wready),
-    .s_axil_bresp (bresp), .s_axil_bvalid (bvalid), .s_axil_bready (bready),
-    .s_axil_araddr (araddr), .s_axil_arvalid (arvalid), .s_axil_arready (arready),
-    .s_axil_rdata (rdata), .s_axil_rresp (rresp), .s_axil_rvalid (rvalid), .s_axil_rready (rready),
-    .s_axis_tdata (s_tdata), .s_axis_tvalid (s_tvalid), .s_axis_tready (s_tready), .s_axis_tlast (s_tlast),
-    .m_axis_tdata (m_tdata), .m_axis_tvalid (m_tvalid), .m_axis_tready (m_tready), .m_axis_tlast (m_tlast),
-    .irq (irq)
-  );
+  // the accelerator port
+  assign m_axil_awaddr_o = awaddr;   assign m_axil_awvalid_o = awvalid;  assign awready = m_axil_awready_i;
+  assign m_axil_wdata_o = wdata;     assign m_axil_wstrb_o = wstrb;      assign m_axil_wvalid_o = wvalid;
+  assign wready = m_axil_wready_i;   assign bresp = m_axil_bresp_i;      assign bvalid = m_axil_bvalid_i;
+  assign m_axil_bready_o = bready;   assign m_axil_araddr_o = araddr;    assign m_axil_arvalid_o = arvalid;
+  assign arready = m_axil_arready_i; assign rdata = m_axil_rdata_i;      assign rresp = m_axil_rresp_i;
+  assign rvalid = m_axil_rvalid_i;   assign m_axil_rready_o = rready;
+  assign acc_s_axis_tdata_o = s_tdata; assign acc_s_axis_tvalid_o = s_tvalid; assign acc_s_axis_tlast_o = s_tlast;
+  assign s_tready = acc_s_axis_tready_i;
+  assign m_tdata = acc_m_axis_tdata_i; assign m_tvalid = acc_m_axis_tvalid_i; assign acc_m_axis_tready_o = m_tready;
+  assign irq = acc_irq_i;
+  assign m_tlast = 1'b0;
 
   soc_dma u_dma (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni (rst_n),
     .reg_req_i (g && d_sel == SelDma), .reg_we_i (data_we), .reg_addr_i (data_addr[11:0]),
     .reg_wdata_i (data_wdata), .reg_rvalid_o (dma_rvalid), .reg_rdata_o (dma_rdata),
     .reg_err_o (dma_err),
@@ -312,8 +353,8 @@ module soc_top import soc_map_pkg::*; #(
 
   // ----------------------------------------------------- SoC control block
   logic [31:0] acc_bus_cyc_q, dma_cyc_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
       acc_bus_cyc_q <= '0; dma_cyc_q <= '0;
       ctl_rvalid_q <= 1'b0; ctl_rdata_q <= '0; ctl_err_q <= 1'b0;
     end else begin
