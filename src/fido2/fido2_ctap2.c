@@ -929,3 +929,57 @@ fido2_ctap2_handle(fido2_auth *a, const uint8_t *req, size_t req_len,
 	resp[0] = CTAP2_OK;
 	return 1 + out.len;
 }
+
+/* ------------------------------------------------------------------ */
+/* Credential serialization (layout in fido2_ctap2.h). */
+
+static void
+ser_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t
+ser_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8)
+		| ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+void
+fido2_cred_serialize(const fido2_cred *c, uint8_t *p)
+{
+	fido2_memcpy(p, c->id, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
+	fido2_memcpy(p, c->rp_id_hash, 32); p += 32;
+	fido2_memcpy(p, c->user_id, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
+	fido2_memcpy(p, c->user_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
+	fido2_memcpy(p, c->display_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
+	p[0] = c->user_id_len; p[1] = c->user_name_len;
+	p[2] = c->display_name_len; p[3] = c->logn; p += 4;
+	ser_put32(p, c->epoch); p += 4;
+	ser_put32(p, c->created); p += 4;
+	fido2_memcpy(p, c->sk, FIDO2_SK_MAX);
+}
+
+int
+fido2_cred_deserialize(fido2_cred *c, const uint8_t *p)
+{
+	fido2_memcpy(c->id, p, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
+	fido2_memcpy(c->rp_id_hash, p, 32); p += 32;
+	fido2_memcpy(c->user_id, p, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
+	fido2_memcpy(c->user_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
+	fido2_memcpy(c->display_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
+	c->user_id_len = p[0]; c->user_name_len = p[1];
+	c->display_name_len = p[2]; c->logn = p[3]; p += 4;
+	c->epoch = ser_get32(p); p += 4;
+	c->created = ser_get32(p); p += 4;
+	fido2_memcpy(c->sk, p, FIDO2_SK_MAX);
+	if (c->user_id_len > FIDO2_USER_ID_MAX
+		|| c->user_name_len > FIDO2_NAME_MAX
+		|| c->display_name_len > FIDO2_NAME_MAX
+		|| (c->logn != 9 && c->logn != 10)) {
+		return -1;
+	}
+	return 0;
+}

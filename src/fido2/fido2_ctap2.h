@@ -89,6 +89,18 @@ typedef struct {
 	uint8_t sk[FIDO2_SK_MAX];
 } fido2_cred;
 
+/* Fixed little-endian serialization of a credential, independent of
+   struct padding; the body of a credential record in both stores (file
+   store in tools/fido2, flash store here). Field order: id, rpIdHash,
+   user id, user name, display name (each at its maximum size), the three
+   lengths and logn (one byte each), epoch, created (u32 LE), sk. */
+#define FIDO2_CRED_SER_LEN (FIDO2_CRED_ID_LEN + 32 + FIDO2_USER_ID_MAX \
+	+ 2 * FIDO2_NAME_MAX + 4 + 4 + 4 + FIDO2_SK_MAX)
+void fido2_cred_serialize(const fido2_cred *c, uint8_t *out);
+/* Returns 0, or -1 when a length field exceeds its maximum or logn is
+   not 9 or 10 (c is filled either way). */
+int fido2_cred_deserialize(fido2_cred *c, const uint8_t *in);
+
 /* Storage. Every write returns only once it is durable. */
 typedef struct {
 	/* 0: loaded; 1: no state yet; < 0: error. */

@@ -11,8 +11,7 @@
 #define BANK_HDR 16u
 #define REC_HDR  8u
 #define STATE_LEN 40u
-#define CRED_LEN (FIDO2_CRED_ID_LEN + 32 + FIDO2_USER_ID_MAX + 2 * FIDO2_NAME_MAX \
-	+ 4 + 4 + 4 + FIDO2_SK_MAX)
+#define CRED_LEN FIDO2_CRED_SER_LEN
 
 static const uint8_t BANK_MAGIC[8] = { 'F', 'A', '2', 'B', 'A', 'N', 'K', '1' };
 static const uint8_t REC_MAGIC[4] = { 'F', 'A', '2', 'R' };
@@ -49,36 +48,6 @@ get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | ((uint32_t)p[1] << 8)
 		| ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static void
-cred_encode(const fido2_cred *c, uint8_t *p)
-{
-	fido2_memcpy(p, c->id, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
-	fido2_memcpy(p, c->rp_id_hash, 32); p += 32;
-	fido2_memcpy(p, c->user_id, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
-	fido2_memcpy(p, c->user_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	fido2_memcpy(p, c->display_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	p[0] = c->user_id_len; p[1] = c->user_name_len;
-	p[2] = c->display_name_len; p[3] = c->logn; p += 4;
-	put32(p, c->epoch); p += 4;
-	put32(p, c->created); p += 4;
-	fido2_memcpy(p, c->sk, FIDO2_SK_MAX);
-}
-
-static void
-cred_decode(fido2_cred *c, const uint8_t *p)
-{
-	fido2_memcpy(c->id, p, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
-	fido2_memcpy(c->rp_id_hash, p, 32); p += 32;
-	fido2_memcpy(c->user_id, p, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
-	fido2_memcpy(c->user_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	fido2_memcpy(c->display_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	c->user_id_len = p[0]; c->user_name_len = p[1];
-	c->display_name_len = p[2]; c->logn = p[3]; p += 4;
-	c->epoch = get32(p); p += 4;
-	c->created = get32(p); p += 4;
-	fido2_memcpy(c->sk, p, FIDO2_SK_MAX);
 }
 
 /* Account key of a serialized credential: H(rpIdHash | len | user id). */
@@ -432,7 +401,10 @@ fl_cred_get(void *user, int idx, fido2_cred *c)
 		return -1;
 	}
 	fido2_memset(c, 0, sizeof *c);   /* padding too: records compare whole */
-	cred_decode(c, fs->rec);
+	if (fido2_cred_deserialize(c, fs->rec) != 0) {
+		fido2_wipe(fs->rec, sizeof fs->rec);
+		return -1;
+	}
 	fido2_wipe(fs->rec, sizeof fs->rec);
 	return 0;
 }
@@ -446,7 +418,7 @@ fl_cred_put(void *user, const fido2_cred *c)
 	uint32_t addr;
 	int k;
 
-	cred_encode(c, p);
+	fido2_cred_serialize(c, p);
 	account_key(p, key);
 	k = find_slot(fs, key);
 	if (k < 0 && fs->ncreds >= FIDO2_FLASH_MAX_CREDS) {

@@ -82,8 +82,7 @@ read_checked(const char *path, uint8_t *data, size_t len)
 
 /* Fixed little-endian layouts (independent of struct padding). */
 #define STATE_LEN (8 + 32 + 4 + 4)
-#define CRED_LEN (8 + FIDO2_CRED_ID_LEN + 32 + FIDO2_USER_ID_MAX \
-	+ 2 * FIDO2_NAME_MAX + 4 + 4 + 4 + FIDO2_SK_MAX)
+#define CRED_LEN (8 + FIDO2_CRED_SER_LEN)
 
 static void
 put32(uint8_t *p, uint32_t v)
@@ -99,47 +98,21 @@ get32(const uint8_t *p)
 		| ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
+/* A credential file: CRED_MAGIC, then the core's serialization. */
 static void
 cred_encode(const fido2_cred *c, uint8_t *b)
 {
-	uint8_t *p = b;
-	memcpy(p, CRED_MAGIC, 8); p += 8;
-	memcpy(p, c->id, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
-	memcpy(p, c->rp_id_hash, 32); p += 32;
-	memcpy(p, c->user_id, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
-	memcpy(p, c->user_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	memcpy(p, c->display_name, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	p[0] = c->user_id_len; p[1] = c->user_name_len;
-	p[2] = c->display_name_len; p[3] = c->logn; p += 4;
-	put32(p, c->epoch); p += 4;
-	put32(p, c->created); p += 4;
-	memcpy(p, c->sk, FIDO2_SK_MAX);
+	memcpy(b, CRED_MAGIC, 8);
+	fido2_cred_serialize(c, b + 8);
 }
 
 static int
 cred_decode(fido2_cred *c, const uint8_t *b)
 {
-	const uint8_t *p = b;
-	if (memcmp(p, CRED_MAGIC, 8) != 0) {
+	if (memcmp(b, CRED_MAGIC, 8) != 0) {
 		return -1;
 	}
-	p += 8;
-	memcpy(c->id, p, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
-	memcpy(c->rp_id_hash, p, 32); p += 32;
-	memcpy(c->user_id, p, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
-	memcpy(c->user_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	memcpy(c->display_name, p, FIDO2_NAME_MAX); p += FIDO2_NAME_MAX;
-	c->user_id_len = p[0]; c->user_name_len = p[1];
-	c->display_name_len = p[2]; c->logn = p[3]; p += 4;
-	c->epoch = get32(p); p += 4;
-	c->created = get32(p); p += 4;
-	memcpy(c->sk, p, FIDO2_SK_MAX);
-	if (c->user_id_len > FIDO2_USER_ID_MAX || c->user_name_len > FIDO2_NAME_MAX
-		|| c->display_name_len > FIDO2_NAME_MAX
-		|| (c->logn != 9 && c->logn != 10)) {
-		return -1;
-	}
-	return 0;
+	return fido2_cred_deserialize(c, b + 8);
 }
 
 /* File name of a record: hash of (rpIdHash, user handle). */
