@@ -36,24 +36,10 @@ typedef struct {
 	uint32_t len;
 } field;
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
-		| ((uint32_t)p[3] << 24);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 static void put64(uint8_t *p, uint64_t v)
 {
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
+	fa_soc_put32(p, (uint32_t)v);
+	fa_soc_put32(p + 4, (uint32_t)(v >> 32));
 }
 
 /* Exactly n fields (u32 length + bytes) filling [p, p+len); 0 or -1. */
@@ -66,7 +52,7 @@ static int parse_fields(const uint8_t *p, uint32_t len, field *f, unsigned n)
 		if (len - pos < 4) {
 			return -1;
 		}
-		f[i].len = get32(p + pos);
+		f[i].len = fa_soc_get32(p + pos);
 		pos += 4;
 		if (f[i].len > len - pos) {
 			return -1;
@@ -83,10 +69,10 @@ static uint32_t rsp_len;
 static void rsp_begin(uint32_t op, uint32_t seq)
 {
 	memset(rsp_buf, 0, FA_SOC_RSP_HDR);
-	put32(rsp_buf + FA_SOC_RSP_MAGIC_OFF, FA_SOC_RSP_MAGIC);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_MAGIC_OFF, FA_SOC_RSP_MAGIC);
 	rsp_buf[FA_SOC_RSP_OP_OFF] = (uint8_t)op;
 	rsp_buf[FA_SOC_RSP_OP_OFF + 1] = (uint8_t)(op >> 8);
-	put32(rsp_buf + FA_SOC_RSP_SEQ_OFF, seq);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_SEQ_OFF, seq);
 	rsp_len = FA_SOC_RSP_HDR;
 }
 
@@ -98,7 +84,7 @@ static void rsp_status(unsigned st)
 
 static void rsp_field(const void *p, uint32_t len)
 {
-	put32(rsp_buf + rsp_len, len);
+	fa_soc_put32(rsp_buf + rsp_len, len);
 	memcpy(rsp_buf + rsp_len + 4, p, len);
 	rsp_len += 4 + len;
 }
@@ -118,10 +104,10 @@ static void rsp_stats(uint64_t cycles, uint64_t aux, const fw_stats *s)
 {
 	put64(rsp_buf + FA_SOC_RSP_CYCLES_OFF, cycles);
 	put64(rsp_buf + FA_SOC_RSP_AUX_OFF, aux);
-	put32(rsp_buf + FA_SOC_RSP_ACC_OFF, s->acc_compute);
-	put32(rsp_buf + FA_SOC_RSP_BUS_OFF, s->acc_bus);
-	put32(rsp_buf + FA_SOC_RSP_DMA_OFF, s->dma);
-	put32(rsp_buf + FA_SOC_RSP_KCALLS_OFF, s->kcalls);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_ACC_OFF, s->acc_compute);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_BUS_OFF, s->acc_bus);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_DMA_OFF, s->dma);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_KCALLS_OFF, s->kcalls);
 }
 
 /* A private key of degree logn, exactly; else the status to answer. */
@@ -171,11 +157,11 @@ static void serve(uint32_t len)
 	op = (uint32_t)req_buf[4] | ((uint32_t)req_buf[5] << 8);
 	logn = req_buf[6];
 	mode = req_buf[7];
-	seq = get32(req_buf + 8);
+	seq = fa_soc_get32(req_buf + 8);
 	cur_op = op;
 	cur_seq = seq;
 	rsp_begin(op, seq);
-	if (get32(req_buf) != FA_SOC_REQ_MAGIC) {
+	if (fa_soc_get32(req_buf) != FA_SOC_REQ_MAGIC) {
 		rsp_status(FA_SOC_ST_BAD_MAGIC);
 		return;
 	}
@@ -186,9 +172,9 @@ static void serve(uint32_t len)
 			rsp_status(FA_SOC_ST_BAD_LENGTH);
 			return;
 		}
-		put32(info, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ID));
-		put32(info + 4, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_CONFIG));
-		put32(info + 8, mmio_rd(FA_SOC_ACCEL_BASE));
+		fa_soc_put32(info, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ID));
+		fa_soc_put32(info + 4, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_CONFIG));
+		fa_soc_put32(info + 8, mmio_rd(FA_SOC_ACCEL_BASE));
 		rsp_status(FA_SOC_ST_OK);
 		rsp_field(info, sizeof info);
 		return;
@@ -203,7 +189,7 @@ static void serve(uint32_t len)
 			return;
 		}
 		for (i = 0; i < FA_RTL_K_COUNT; i ++) {
-			put32(tab + 20 * i, (uint32_t)ks[i].calls);
+			fa_soc_put32(tab + 20 * i, (uint32_t)ks[i].calls);
 			put64(tab + 20 * i + 4, ks[i].cycles);
 			put64(tab + 20 * i + 12, ks[i].cycles_with_transfer);
 		}
@@ -310,7 +296,7 @@ static void serve(uint32_t len)
 		t1 = fw_cycles();
 		fw_stats_end(&stats);
 		/* an invalid signature is an answer, not an error */
-		put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
+		fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
 		rsp_stats(t1 - t0, 0, &stats);
 		rsp_status(stats.error ? FA_SOC_ST_ACCEL : FA_SOC_ST_OK);
 		return;
@@ -337,7 +323,7 @@ static void serve(uint32_t len)
 		}
 		break;
 	}
-	put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
 	rsp_stats(t1 - t0, t2, &stats);
 	if (stats.error) {
 		rsp_status(FA_SOC_ST_ACCEL);
@@ -384,7 +370,7 @@ void __attribute__((noreturn)) fw_trap(uint32_t mcause, uint32_t mepc,
 	fw_puts("\n");
 	rsp_begin(cur_op, cur_seq);
 	rsp_status(FA_SOC_ST_TRAP);
-	put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, mepc);
+	fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, mepc);
 	put64(rsp_buf + FA_SOC_RSP_AUX_OFF, mcause);
 	rsp_send();
 	serve_loop();

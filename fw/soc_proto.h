@@ -36,6 +36,8 @@
 #ifndef FA_SOC_PROTO_H
 #define FA_SOC_PROTO_H
 
+#include <stdint.h>
+
 #define FA_SOC_FRAME_MAGIC 0x4D52464Bu   /* 'KFRM' */
 #define FA_SOC_REQ_MAGIC   0x51434F53u   /* 'SOCQ' */
 #define FA_SOC_RSP_MAGIC   0x52434F53u   /* 'SOCR' */
@@ -86,5 +88,20 @@ enum {
 #define FA_SOC_RSP_DMA_OFF     40u  /* u32, cycles the DMA engine was busy */
 #define FA_SOC_RSP_KCALLS_OFF  44u  /* u32, accelerator kernel calls */
 #define FA_SOC_RSP_HDR         48u
+
+/* Little-endian u32 fields of the link messages, for both sides. */
+static inline uint32_t fa_soc_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
+		| ((uint32_t)p[3] << 24);
+}
+
+static inline void fa_soc_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
 
 #endif

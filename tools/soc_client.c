@@ -193,20 +193,6 @@ static int read_full(fa_soc *s, uint8_t *p, size_t len, double deadline)
 	return 0;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
-		| ((uint32_t)p[3] << 24);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 	fa_soc_reply *rsp, char *err, size_t err_len)
 {
@@ -224,8 +210,8 @@ int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 			"mailbox (%u)", req_len, FA_SOC_MAX_MSG);
 		return -1;
 	}
-	put32(s->req, FA_SOC_FRAME_MAGIC);
-	put32(s->req + 4, (uint32_t)req_len);
+	fa_soc_put32(s->req, FA_SOC_FRAME_MAGIC);
+	fa_soc_put32(s->req + 4, (uint32_t)req_len);
 	memcpy(s->req + 8, req, req_len);
 	while (off < req_len + 8) {
 		ssize_t w = write(s->to_child, s->req + off, req_len + 8 - off);
@@ -242,14 +228,14 @@ int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 	}
 	deadline = now_s() + s->timeout_s;
 	r = read_full(s, hdr, 8, deadline);
-	if (r == 0 && (get32(hdr) != FA_SOC_FRAME_MAGIC
-		|| get32(hdr + 4) > FA_SOC_MAX_MSG || get32(hdr + 4) < FA_SOC_RSP_HDR))
+	if (r == 0 && (fa_soc_get32(hdr) != FA_SOC_FRAME_MAGIC
+		|| fa_soc_get32(hdr + 4) > FA_SOC_MAX_MSG || fa_soc_get32(hdr + 4) < FA_SOC_RSP_HDR))
 	{
 		snprintf(err, err_len, "soc: malformed frame from the simulator");
 		fail_link(s);
 		return -1;
 	}
-	len = r == 0 ? get32(hdr + 4) : 0;
+	len = r == 0 ? fa_soc_get32(hdr + 4) : 0;
 	if (r == 0) {
 		r = read_full(s, s->rsp, len, deadline);
 	}
@@ -261,7 +247,7 @@ int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 		fail_link(s);
 		return -1;
 	}
-	if (get32(s->rsp) != FA_SOC_RSP_MAGIC) {
+	if (fa_soc_get32(s->rsp) != FA_SOC_RSP_MAGIC) {
 		snprintf(err, err_len, "soc: reply with a bad magic");
 		fail_link(s);
 		return -1;
@@ -270,22 +256,22 @@ int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 	rsp->op = s->rsp[FA_SOC_RSP_OP_OFF] | (s->rsp[FA_SOC_RSP_OP_OFF + 1] << 8);
 	rsp->status = s->rsp[FA_SOC_RSP_STATUS_OFF]
 		| (s->rsp[FA_SOC_RSP_STATUS_OFF + 1] << 8);
-	rsp->seq = get32(s->rsp + FA_SOC_RSP_SEQ_OFF);
-	rsp->lib_rc = (int32_t)get32(s->rsp + FA_SOC_RSP_LIBRC_OFF);
-	rsp->cycles = get32(s->rsp + FA_SOC_RSP_CYCLES_OFF)
-		| ((uint64_t)get32(s->rsp + FA_SOC_RSP_CYCLES_OFF + 4) << 32);
-	rsp->aux = get32(s->rsp + FA_SOC_RSP_AUX_OFF)
-		| ((uint64_t)get32(s->rsp + FA_SOC_RSP_AUX_OFF + 4) << 32);
-	rsp->acc_compute = get32(s->rsp + FA_SOC_RSP_ACC_OFF);
-	rsp->acc_bus = get32(s->rsp + FA_SOC_RSP_BUS_OFF);
-	rsp->dma = get32(s->rsp + FA_SOC_RSP_DMA_OFF);
-	rsp->kcalls = get32(s->rsp + FA_SOC_RSP_KCALLS_OFF);
+	rsp->seq = fa_soc_get32(s->rsp + FA_SOC_RSP_SEQ_OFF);
+	rsp->lib_rc = (int32_t)fa_soc_get32(s->rsp + FA_SOC_RSP_LIBRC_OFF);
+	rsp->cycles = fa_soc_get32(s->rsp + FA_SOC_RSP_CYCLES_OFF)
+		| ((uint64_t)fa_soc_get32(s->rsp + FA_SOC_RSP_CYCLES_OFF + 4) << 32);
+	rsp->aux = fa_soc_get32(s->rsp + FA_SOC_RSP_AUX_OFF)
+		| ((uint64_t)fa_soc_get32(s->rsp + FA_SOC_RSP_AUX_OFF + 4) << 32);
+	rsp->acc_compute = fa_soc_get32(s->rsp + FA_SOC_RSP_ACC_OFF);
+	rsp->acc_bus = fa_soc_get32(s->rsp + FA_SOC_RSP_BUS_OFF);
+	rsp->dma = fa_soc_get32(s->rsp + FA_SOC_RSP_DMA_OFF);
+	rsp->kcalls = fa_soc_get32(s->rsp + FA_SOC_RSP_KCALLS_OFF);
 	off = FA_SOC_RSP_HDR;
 	while (off < len) {
 		uint32_t fl;
 
 		if (len - off < 4 || rsp->nfields == 8
-			|| (fl = get32(s->rsp + off)) > len - off - 4)
+			|| (fl = fa_soc_get32(s->rsp + off)) > len - off - 4)
 		{
 			snprintf(err, err_len, "soc: malformed reply fields");
 			return -1;
@@ -306,19 +292,19 @@ int fa_soc_call(fa_soc *s, unsigned op, unsigned logn, unsigned mode,
 	size_t len = FA_SOC_REQ_HDR;
 	unsigned i;
 
-	put32(buf, FA_SOC_REQ_MAGIC);
+	fa_soc_put32(buf, FA_SOC_REQ_MAGIC);
 	buf[4] = (uint8_t)op;
 	buf[5] = (uint8_t)(op >> 8);
 	buf[6] = (uint8_t)logn;
 	buf[7] = (uint8_t)mode;
-	put32(buf + 8, ++ s->seq);
+	fa_soc_put32(buf + 8, ++ s->seq);
 	for (i = 0; i < n; i ++) {
 		if (in[i].len > sizeof buf - len - 4) {
 			snprintf(err, err_len, "soc: request exceeds the mailbox (%u bytes)",
 				FA_SOC_MAX_MSG);
 			return -1;
 		}
-		put32(buf + len, in[i].len);
+		fa_soc_put32(buf + len, in[i].len);
 		memcpy(buf + len + 4, in[i].p, in[i].len);
 		len += 4 + in[i].len;
 	}
