@@ -92,6 +92,7 @@ run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD
 run "freestanding rv32imc build" scripts/build_rv32.sh
 run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
 run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
+run "ffSampling engine RTL vs library (cocotb, logn 1..4)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-ffsamp
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
 run "whole-API fuzzing (libFuzzer, ASan+UBSan, 60 s)" scripts/fuzz_api.sh 60 address,undefined

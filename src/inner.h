@@ -146,6 +146,13 @@ unsigned fa_sign_dyn_inner(int16_t *s2, fa_shake256_ctx *rng,
 unsigned fa_sign_tree_inner(int16_t *s2, fa_shake256_ctx *rng,
 	const fpr *expanded_key, const uint16_t *hm, unsigned logn,
 	uint8_t *tmp, const struct fa_kernels *k, unsigned max_attempts);
+/* The fast-Fourier sampling core of fa_sign_tree_inner alone: (z0, z1)
+   near (t0, t1) with the LDL tree of an expanded key (expanded_key + 4n),
+   the sampler state sc advanced as in a signature. The reference model of
+   the RTL engine (hw/ffsamp). tmp: 2n fpr; z0, z1, t0, t1 distinct. */
+void fa_ffsamp_tree_inner(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
+	fpr *tmp);
 
 /* ------------------------------------------------------------------ */
 /* Private-key checks (privkey_check.c, keygen.c), used by the decoder. */

@@ -298,6 +298,13 @@ static void ffsamp_tree(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	fa_k_poly_merge_fft(k, z0, tmp, tmp + hn, logn);
 }
 
+void fa_ffsamp_tree_inner(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
+	fpr *tmp)
+{
+	ffsamp_tree(sc, z0, z1, tree, t0, t1, logn, tmp);
+}
+
 /*
  * Dynamic: same computation, building each LDL node when needed. g00,
  * g01, g11 (n each) are consumed; on output t0, t1 hold z0, z1.

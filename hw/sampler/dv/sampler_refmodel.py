@@ -57,6 +57,13 @@ def lib():
         _LIB.fa_hwref_sigma_min.argtypes = [ctypes.c_uint]
         _LIB.fa_hwref_inv_sigma.restype = ctypes.c_uint64
         _LIB.fa_hwref_inv_sigma.argtypes = [ctypes.c_uint]
+        u64p = ctypes.POINTER(ctypes.c_uint64)
+        _LIB.fa_hwref_expanded_tree.argtypes = [ctypes.c_uint, ctypes.c_char_p,
+                                                ctypes.c_size_t, u64p]
+        _LIB.fa_hwref_expanded_tree.restype = ctypes.c_int
+        _LIB.fa_hwref_ffsamp.argtypes = [u8p, u8p, u32p, ctypes.c_uint64, u64p, u64p,
+                                         u64p, ctypes.c_uint, u64p, u64p]
+        _LIB.fa_hwref_ffsamp.restype = ctypes.c_int
     return _LIB
 
 
@@ -83,6 +90,20 @@ class RefPrng:
                                     mu, isigma, sigma_min)
         return z, self.counter, self.ptr.value
 
+    def ffsamp(self, tree, t0, t1, logn):
+        """(z0, z1) bit patterns (n each) of the library's ffsamp_tree with
+        the LDL tree `tree` ((logn + 1) 2^logn bit patterns) and the
+        targets t0, t1; the PRNG state advances as in a signature."""
+        n = 1 << logn
+        assert len(tree) == (logn + 1) * n and len(t0) == n and len(t1) == n
+        arr = ctypes.c_uint64 * n
+        z0, z1 = arr(), arr()
+        rc = lib().fa_hwref_ffsamp(self.state, self.buf, ctypes.byref(self.ptr),
+                                   sigma_min(logn), (ctypes.c_uint64 * len(tree))(*tree),
+                                   arr(*t0), arr(*t1), logn, z0, z1)
+        assert rc == 0
+        return list(z0), list(z1)
+
 
 def sigma_min(logn):
     return lib().fa_hwref_sigma_min(logn)
@@ -90,3 +111,13 @@ def sigma_min(logn):
 
 def inv_sigma(logn):
     return lib().fa_hwref_inv_sigma(logn)
+
+
+def expanded_tree(logn, seed):
+    """The LDL tree of the library's expanded key for a keygen seeded with
+    `seed` (bytes): (logn + 1) 2^logn binary64 bit patterns, the layout
+    fa_expand_privkey writes after b00, b01, b10, b11."""
+    size = (logn + 1) << logn
+    tree = (ctypes.c_uint64 * size)()
+    assert lib().fa_hwref_expanded_tree(logn, seed, len(seed), tree) == 0
+    return list(tree)
