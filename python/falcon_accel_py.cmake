@@ -12,7 +12,8 @@ if(TARGET falcon_accel_py OR NOT TARGET falcon_accel_edge)
   return()
 endif()
 
-add_library(falcon_accel_py SHARED ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.c)
+add_library(falcon_accel_py SHARED ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/fa_py_batch_front.c)
 target_include_directories(falcon_accel_py PRIVATE ${CMAKE_SOURCE_DIR}/include)
 # Whole archives: the Python side calls functions nothing in the shared
 # object references.

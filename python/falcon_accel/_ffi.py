@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cffi import FFI
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 CDEF = r"""
 typedef struct fa_kernels fa_backend;
@@ -209,6 +209,18 @@ long fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
     size_t nkeys, const uint32_t *key_idx, const char *body,
     const size_t *spans, unsigned per, size_t n,
     uint8_t *out, size_t out_cap, size_t *lens_out);
+typedef struct fa_py_front fa_py_front;
+fa_py_front *fa_py_front_new(size_t max_items);
+void fa_py_front_free(fa_py_front *f);
+int fa_py_front_put_key(fa_py_front *f, const char *id, size_t id_len,
+    const void *pk, size_t pk_len, const void *sk, size_t sk_len);
+size_t fa_py_front_key_count(const fa_py_front *f);
+int fa_py_front_submit(fa_py_front *f, fa_broker *b, int op,
+    const char *body, size_t body_len, int64_t timeout_us, uint64_t tag,
+    fa_job **job, int *sig_format);
+size_t fa_py_job_json_size(const fa_job *job);
+long fa_py_job_json(const fa_job *job, int sig_format, char *out,
+    size_t cap);
 """
 
 ffi = FFI()

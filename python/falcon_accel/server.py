@@ -23,11 +23,11 @@ The application is ASGI (Starlette) served by uvicorn: optional TLS
 over it requests get 503), and on SIGTERM or SIGINT a graceful shutdown
 that stops accepting, lets in-flight requests finish, then stops the
 broker. All cryptography runs on the C broker's threads; completions come
-back through the event loop. Batch bodies of the usual form are read and
-base64-decoded in C straight into the broker's packed item layout
-(falcon_accel.broker.PackedItems.from_json), so a batch costs no Python
-work per item; any other body is parsed with the json module, which
-names the culprit of a bad request.
+back through the event loop. Batch bodies of the usual form (key ids the
+service has loaded) are read, base64-decoded, submitted and answered in C
+(falcon_accel.broker.BatchFront: no Python object per item); any other
+body is parsed with the json module, which names the culprit of a bad
+request.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import uvicorn
 from prometheus_client import CollectorRegistry, Counter, Gauge
@@ -59,7 +59,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import core
-from .broker import OP_SIGN, OP_VERIFY, Broker, PackedItems
+from .broker import OP_SIGN, OP_VERIFY, BatchFront, Broker, PackedItems
 from .keystore import KeyStore
 
 DEFAULT_MAX_BODY = 1 << 20
@@ -175,10 +175,6 @@ else:
                 raise asyncio.TimeoutError
             return False
 
-# Largest signature per degree, and the degree of each public key size.
-_SIG_MAX = {logn: core.signature_max_size(logn) for logn in range(1, 11)}
-_PK_LOGN = {core.public_key_size(logn): logn for logn in range(1, 11)}
-
 
 def _unb64(obj: Dict[str, Any], field: str, where: str = "") -> bytes:
     v = obj.get(field)
@@ -252,16 +248,6 @@ class _Disconnected(Exception):
     """The client went away before its request body arrived."""
 
 
-def _packed_sig_lengths_ok(items: PackedItems) -> bool:
-    """Every signature length possible for its key's degree (else the
-    detailed path reports the item)."""
-    logns = [_PK_LOGN.get(k) for k in set(items.field_lengths(0))]
-    if None in logns:
-        return False
-    sig_lens = items.field_lengths(2)
-    return min(sig_lens) >= 42 and max(sig_lens) <= _SIG_MAX[min(logns)]
-
-
 def _route_path(method: str, path: str) -> str:
     """The router's pattern: a key id in a GET takes the rest of the path
     (a percent-encoded "../x" is then an unknown key, not a missing
@@ -296,6 +282,10 @@ class SigningService:
         self.http_in_flight = Gauge(
             "falcon_http_requests_in_flight",
             "Requests being handled now.", registry=self.registry)
+        self._status_counters: Dict[int, Any] = {}
+        # Batch bodies of the usual form, in C; it learns each key the
+        # first time the key store gives it (see _key).
+        self.front = BatchFront(max_items)
         self.on_shutdown: List[Callable[[], None]] = []
         self.starlette = Starlette(
             routes=[Route(_route_path(method, path), self._endpoint(name),
@@ -338,8 +328,23 @@ class SigningService:
                              f"internal error: {type(e).__name__}").response()
         finally:
             self.http_in_flight.dec()
-        self.http_requests.labels(str(resp.status_code)).inc()
+        if isinstance(resp, bytes):   # a JSON answer, 200
+            self._count(200)
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length",
+                                     b"%d" % len(resp))]})
+            await send({"type": "http.response.body", "body": resp})
+            return
+        self._count(resp.status_code)
         await resp(scope, receive, send)
+
+    def _count(self, status: int) -> None:
+        c = self._status_counters.get(status)
+        if c is None:
+            c = self._status_counters[status] = \
+                self.http_requests.labels(str(status))
+        c.inc()
 
     # -- plumbing -------------------------------------------------------------
 
@@ -362,7 +367,9 @@ class SigningService:
                 resp = _fa_error(e).response()
             finally:
                 self.http_in_flight.dec()
-            self.http_requests.labels(str(resp.status_code)).inc()
+            if isinstance(resp, bytes):
+                resp = Response(resp, media_type="application/json")
+            self._count(resp.status_code)
             return resp
         endpoint.__name__ = name
         return endpoint
@@ -492,20 +499,13 @@ class SigningService:
             raise HttpError(404, "unknown_key", f"{where}key_id: unknown "
                             f"key {key_id!r}" if isinstance(key_id, str)
                             else f"{where}key_id: required string")
+        self._learn(rec)
         return rec
 
-    def _key_bytes(self, secret: bool) -> Callable[[str], Optional[bytes]]:
-        """key_id -> encoded key, or None (unknown or unreadable: the
-        detailed path then reports it)."""
-        def lookup(key_id: str) -> Optional[bytes]:
-            try:
-                rec = self.keys.get(key_id)
-            except core.FalconError:
-                return None
-            if rec is None:
-                return None
-            return rec.secret_key if secret else rec.public_key
-        return lookup
+    def _learn(self, rec) -> None:
+        """Let the batch front serve requests naming this key."""
+        if rec.key_id not in self.front:
+            self.front.add_key(rec.key_id, rec.public_key, rec.secret_key)
 
     @staticmethod
     def _ok(obj: Any, status: int = 200) -> Response:
@@ -541,6 +541,7 @@ class SigningService:
         loop = asyncio.get_running_loop()
         rec = await loop.run_in_executor(None, self.keys.create, logn)
         self.broker.preload_key(rec.secret_key)
+        self._learn(rec)
         return self._ok({"key_id": rec.key_id, "logn": rec.logn,
                          "public_key": _b64(rec.public_key)}, 201)
 
@@ -560,21 +561,23 @@ class SigningService:
         return self._ok({"key_id": rec.key_id, "format": fmt.name.lower(),
                          "signature": _b64(sigs[0])})
 
-    async def sign_batch(self, headers: Headers, body: bytes) -> Response:
+    async def sign_batch(self, headers: Headers,
+                         body: bytes) -> Union[bytes, Response]:
+        """The answer: JSON bytes (200) from the batch front, or a
+        Response from the detailed path."""
         self._auth(headers)
         self._json_type(headers)
-        got = PackedItems.from_json(OP_SIGN, body, self._key_bytes(True),
-                                    self.max_items)
-        if got is not None:
-            items, fmt = got[0], _fmt_value(got[1], verify=False)
-        else:
-            obj = self._parse(body)
-            fmt = _fmt(obj, verify=False)
-            tuples = []
-            for i, it in enumerate(self._items(obj)):
-                sk = self._key(it.get("key_id"), f"items[{i}].").secret_key
-                tuples.append((sk, _unb64(it, "message", f"items[{i}].")))
-            items = PackedItems.of(OP_SIGN, tuples)
+        out = await self.broker.run_json_batch(self.front, OP_SIGN, body,
+                                               self.job_timeout)
+        if out is not None:
+            return out
+        obj = self._parse(body)
+        fmt = _fmt(obj, verify=False)
+        tuples = []
+        for i, it in enumerate(self._items(obj)):
+            sk = self._key(it.get("key_id"), f"items[{i}].").secret_key
+            tuples.append((sk, _unb64(it, "message", f"items[{i}].")))
+        items = PackedItems.of(OP_SIGN, tuples)
         sigs = await self.broker.sign_async(items, fmt, self.job_timeout)
         return self._ok({"format": fmt.name.lower(),
                          "signatures": [_b64(s) for s in sigs]})
@@ -613,19 +616,20 @@ class SigningService:
             out["reason"] = core.ERROR_NAMES.get(st, str(st)).lower()
         return self._ok(out)
 
-    async def verify_batch(self, headers: Headers, body: bytes) -> Response:
+    async def verify_batch(self, headers: Headers,
+                           body: bytes) -> Union[bytes, Response]:
+        """As sign_batch."""
         self._json_type(headers)
-        got = PackedItems.from_json(OP_VERIFY, body, self._key_bytes(False),
-                                    self.max_items)
-        if got is not None and _packed_sig_lengths_ok(got[0]):
-            items, fmt = got[0], _fmt_value(got[1], verify=True)
-        else:
-            obj = self._parse(body)
-            fmt = _fmt(obj, verify=True)
-            memo: Dict[Any, bytes] = {}
-            items = PackedItems.of(OP_VERIFY, [
-                self._verify_item(it, f"items[{i}].", memo)
-                for i, it in enumerate(self._items(obj))])
+        out = await self.broker.run_json_batch(self.front, OP_VERIFY, body,
+                                               self.job_timeout)
+        if out is not None:
+            return out
+        obj = self._parse(body)
+        fmt = _fmt(obj, verify=True)
+        memo: Dict[Any, bytes] = {}
+        items = PackedItems.of(OP_VERIFY, [
+            self._verify_item(it, f"items[{i}].", memo)
+            for i, it in enumerate(self._items(obj))])
         sts = await self.broker.verify_status_async(items, fmt,
                                                     self.job_timeout)
         ok = [s == 0 for s in sts]
@@ -891,6 +895,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         rec = service.keys.get(kid)
         if rec is not None:
             broker.preload_key(rec.secret_key)
+            service._learn(rec)
     sock = listen_socket(args.host, args.port)
     port = sock.getsockname()[1]
     scheme = "https" if args.tls_cert else "http"

@@ -16,7 +16,7 @@
 int
 fa_py_abi_version(void)
 {
-	return 3;
+	return 4;
 }
 
 /* Size in bytes of object `what` at degree logn (1..10); 0 if unknown. */
@@ -77,30 +77,55 @@ b64_table(uint8_t t[256])
 	t['/'] = 63;
 }
 
+/* The decoding table shifted for each position of a 4-character group:
+   sh[k][ch] = value << (18 - 6 k), or 1 << 31 for a character outside the
+   alphabet, so that one OR of four lookups decodes a group and bit 31
+   flags anything else. */
+typedef struct {
+	uint32_t sh[4][256];
+} b64_group_table;
+
+static void
+b64_group_table_init(b64_group_table *g, const uint8_t t[256])
+{
+	unsigned k, ch;
+
+	for (k = 0; k < 4; k ++) {
+		for (ch = 0; ch < 256; ch ++) {
+			g->sh[k][ch] = t[ch] < 64
+				? (uint32_t)t[ch] << (18 - 6 * k) : (uint32_t)1 << 31;
+		}
+	}
+}
+
 /* Decode one padded base64 string (length a multiple of 4, '=' only as
    the last one or two characters); returns the decoded length, or -1 if
    invalid. Leftover bits of the last group are ignored, as Python's
    binascii does. out has room for len / 4 * 3 bytes. */
 static long
-b64_decode(const uint8_t t[256], const char *in, size_t len, uint8_t *out)
+b64_decode(const uint8_t t[256], const b64_group_table *g, const char *in,
+	size_t len, uint8_t *out)
 {
+	const uint8_t *u = (const uint8_t *)in;
 	size_t i, o = 0;
 
 	if (len % 4 != 0) {
 		return -1;
 	}
 	for (i = 0; i < len; i += 4) {
-		unsigned a = t[(uint8_t)in[i]], b = t[(uint8_t)in[i + 1]];
-		unsigned c = t[(uint8_t)in[i + 2]], d = t[(uint8_t)in[i + 3]];
+		uint32_t w = g->sh[0][u[i]] | g->sh[1][u[i + 1]]
+			| g->sh[2][u[i + 2]] | g->sh[3][u[i + 3]];
+		unsigned a, b, c;
 
-		if ((a | b | c | d) < 64) {
-			uint32_t w = (a << 18) | (b << 12) | (c << 6) | d;
-
+		if ((w >> 31) == 0) {
 			out[o ++] = (uint8_t)(w >> 16);
 			out[o ++] = (uint8_t)(w >> 8);
 			out[o ++] = (uint8_t)w;
 			continue;
 		}
+		a = t[u[i]];
+		b = t[u[i + 1]];
+		c = t[u[i + 2]];
 		/* Padding: only in the last group, "xx==" or "xxx=". */
 		if (i + 4 != len || (a | b) >= 64 || in[i + 3] != '=') {
 			return -1;
@@ -157,6 +182,22 @@ scan_char(json_scan *c, char ch)
 	return 0;
 }
 
+/* Nonzero if one of the 8 bytes of w is '"', '\\', below 0x20 or above
+   0x7E (a byte with the top bit set counts), i.e. may end or disqualify a
+   plain string. Each test is exact for "some byte" (bytes are
+   independent: a borrow only propagates from a byte that matched). */
+static uint64_t
+swar_special(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u;
+	const uint64_t high = 0x8080808080808080u;
+	uint64_t q = w ^ (ones * '"');
+	uint64_t bs = w ^ (ones * '\\');
+
+	return (((q - ones) & ~q) | ((bs - ones) & ~bs)
+		| ((w - ones * 0x20) & ~w) | (w + ones) | w) & high;
+}
+
 /* A string of printable ASCII without escapes; its content's offset and
    length in *off, *n. 0 if the next value is anything else. */
 static int
@@ -170,7 +211,22 @@ scan_plain_string(json_scan *c, size_t *off, size_t *n)
 	}
 	start = ++ c->pos;
 	while (c->pos < c->len) {
-		unsigned char ch = (unsigned char)c->s[c->pos];
+		unsigned char ch;
+
+		/* Eight plain characters at a time. */
+		while (c->pos + 8 <= c->len) {
+			uint64_t w;
+
+			memcpy(&w, c->s + c->pos, 8);
+			if (swar_special(w)) {
+				break;
+			}
+			c->pos += 8;
+		}
+		if (c->pos >= c->len) {
+			break;
+		}
+		ch = (unsigned char)c->s[c->pos];
 
 		if (ch == '"') {
 			*off = start;
@@ -330,6 +386,7 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 	uint8_t *out, size_t out_cap, size_t *lens_out)
 {
 	uint8_t t[256];
+	b64_group_table g;
 	size_t i, k, pos = 0;
 	size_t *key_off;
 	long too_small = -(long)(n + 1);
@@ -346,6 +403,7 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 		i += key_lens[k];
 	}
 	b64_table(t);
+	b64_group_table_init(&g, t);
 	for (i = 0; i < n; i ++) {
 		uint32_t kx = key_idx[i];
 		const size_t *sp = spans + 2 * (1 + per) * i;
@@ -370,7 +428,7 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 				free(key_off);
 				return too_small;
 			}
-			d = b64_decode(t, body + sp[2 * k], sl, out + pos);
+			d = b64_decode(t, &g, body + sp[2 * k], sl, out + pos);
 			if (d < 0) {
 				free(key_off);
 				return -(long)(i + 1);

@@ -208,6 +208,17 @@ copy_in(uint8_t **pos, const void *src, size_t len)
 	return dst;
 }
 
+/* Item i has the same key as item i - 1 (a batch usually has one key):
+   the job then holds one copy and one digest for the run. */
+static int
+same_key_as_previous(const fa_broker_item *items, size_t i)
+{
+	return i > 0 && items[i].key_len == items[i - 1].key_len
+		&& (items[i].key == items[i - 1].key
+		|| memcmp(items[i].key, items[i - 1].key, items[i].key_len)
+		== 0);
+}
+
 /* Build a job (outside the lock): copies and key digests. */
 int
 fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
@@ -223,7 +234,9 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 	head = sizeof *j + n * sizeof(job_item);
 	len = head;
 	for (i = 0; i < n; i ++) {
-		len = add_sat(len, items[i].key_len);
+		if (!same_key_as_previous(items, i)) {
+			len = add_sat(len, items[i].key_len);
+		}
 		len = add_sat(len, items[i].msg_len);
 		if (opt->op == FA_OP_VERIFY) {
 			len = add_sat(len, items[i].sig_len);
@@ -260,8 +273,10 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 	for (i = 0; i < n; i ++) {
 		const fa_broker_item *src = &items[i];
 		job_item *it = &j->items[i];
+		int same = same_key_as_previous(items, i);
 
-		it->key = copy_in(&pos, src->key, src->key_len);
+		it->key = same ? j->items[i - 1].key
+			: copy_in(&pos, src->key, src->key_len);
 		it->key_len = src->key_len;
 		it->msg = copy_in(&pos, src->msg, src->msg_len);
 		it->msg_len = src->msg_len;
@@ -275,11 +290,8 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 		}
 		/* The digest costs a SHAKE256 pass over the key (about as
 		   much as a verification): reuse the previous item's when the
-		   key is the same, the common case of a batch. */
-		if (i > 0 && src->key_len == items[i - 1].key_len
-			&& (src->key == items[i - 1].key
-			|| memcmp(src->key, items[i - 1].key, src->key_len) == 0))
-		{
+		   key is the same. */
+		if (same) {
 			memcpy(it->digest, j->items[i - 1].digest,
 				FA_KEY_DIGEST_SIZE);
 		} else {
