@@ -20,7 +20,7 @@ connection and the service survive every bad request.
 
 The application is ASGI (Starlette) served by uvicorn: optional TLS
 (--tls-cert/--tls-key), a bound on open connections (--max-connections;
-over it requests get 503), and on SIGTERM or SIGINT a graceful shutdown
+over it requests get a 503 JSON error), and on SIGTERM or SIGINT a graceful shutdown
 that stops accepting, lets in-flight requests finish, then stops the
 broker. All cryptography runs on the C broker's threads; completions come
 back through the event loop. Batch bodies of the usual form (key ids the
@@ -283,6 +283,8 @@ class SigningService:
             "falcon_http_requests_in_flight",
             "Requests being handled now.", registry=self.registry)
         self._status_counters: Dict[int, Any] = {}
+        self._server_state = None
+        self.max_connections = 0
         # Batch bodies of the usual form, in C; it learns each key the
         # first time the key store gives it (see _key).
         self.front = BatchFront(max_items)
@@ -301,14 +303,39 @@ class SigningService:
         self._direct = {"/v1/sign/batch": "sign_batch",
                         "/v1/verify/batch": "verify_batch"}
 
+    def limit_connections(self, server_state, max_connections: int) -> None:
+        """Answer 503 (JSON error too_many_connections, connection closed)
+        to requests arriving while more than max_connections connections
+        or requests are open (uvicorn's server_state; 0: no bound). The
+        application does it rather than uvicorn's limit_concurrency,
+        whose answer is plain text."""
+        self._server_state = server_state if max_connections > 0 else None
+        self.max_connections = max_connections
+
     async def app(self, scope, receive, send) -> None:
         """The ASGI application."""
-        if scope["type"] == "http" and scope["method"] == "POST":
-            name = self._direct.get(scope["path"])
-            if name is not None:
-                await self._direct_request(name, scope, receive, send)
+        if scope["type"] == "http":
+            st = self._server_state
+            if st is not None and (
+                    len(st.connections) > self.max_connections
+                    or len(st.tasks) > self.max_connections):
+                await self._too_many_connections(scope, receive, send)
                 return
+            if scope["method"] == "POST":
+                name = self._direct.get(scope["path"])
+                if name is not None:
+                    await self._direct_request(name, scope, receive, send)
+                    return
         await self.starlette(scope, receive, send)
+
+    async def _too_many_connections(self, scope, receive, send) -> None:
+        self._count(503)
+        await HttpError(503, "too_many_connections",
+                        f"over the limit of {self.max_connections} open "
+                        "connections, retry later",
+                        headers={"Connection": "close",
+                                 "Retry-After": "1"}).response()(
+            scope, receive, send)
 
     async def _direct_request(self, name: str, scope, receive,
                               send) -> None:
@@ -730,8 +757,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family, backlog=2048)
 
 
-def uvicorn_config(app, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                   tls_cert: Optional[str] = None,
+def uvicorn_config(app, tls_cert: Optional[str] = None,
                    tls_key: Optional[str] = None,
                    shutdown_timeout: float = SHUTDOWN_TIMEOUT_S
                    ) -> uvicorn.Config:
@@ -740,12 +766,10 @@ def uvicorn_config(app, max_connections: int = DEFAULT_MAX_CONNECTIONS,
     for what, path in (("--tls-cert", tls_cert), ("--tls-key", tls_key)):
         if path is not None and not Path(path).is_file():
             raise SystemExit(f"{what} {path}: no such file")
+    # The connection limit is the application's (limit_connections).
     return uvicorn.Config(
         app, interface="asgi3", log_level="warning", access_log=False,
-        lifespan="on",
-        # uvicorn counts the connection being refused too.
-        limit_concurrency=max_connections + 1 if max_connections > 0
-        else None,
+        lifespan="on", proxy_headers=False,
         timeout_keep_alive=IDLE_TIMEOUT_S,
         timeout_graceful_shutdown=shutdown_timeout,
         ssl_certfile=tls_cert, ssl_keyfile=tls_key, server_header=False)
@@ -793,7 +817,9 @@ class RunningServer:
         self.port = self.sock.getsockname()[1]
         self.scheme = "https" if tls_cert else "http"
         self.server = uvicorn.Server(uvicorn_config(
-            self.service.app, max_connections, tls_cert, tls_key))
+            self.service.app, tls_cert, tls_key))
+        self.service.limit_connections(self.server.server_state,
+                                       max_connections)
         started = threading.Event()
         self._error: Optional[BaseException] = None
 
@@ -872,8 +898,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--max-connections", type=int,
                     default=DEFAULT_MAX_CONNECTIONS,
                     help="open connections (and requests) served at once; "
-                         "over it requests get 503 (0: no bound; default "
-                         f"{DEFAULT_MAX_CONNECTIONS})")
+                         "over it requests get a 503 JSON error (0: no "
+                         f"bound; default {DEFAULT_MAX_CONNECTIONS})")
     ap.add_argument("--shutdown-timeout", type=float,
                     default=SHUTDOWN_TIMEOUT_S,
                     help="on SIGTERM/SIGINT, seconds in-flight requests "
@@ -881,8 +907,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     if args.backend:
         core.backend(args.backend)  # fail early if unavailable
-    config = uvicorn_config(None, args.max_connections, args.tls_cert,
-                            args.tls_key, args.shutdown_timeout)
+    config = uvicorn_config(None, args.tls_cert, args.tls_key,
+                            args.shutdown_timeout)
     token = read_token(args.token_file)
     broker = Broker(threads=args.threads, queue_capacity=args.queue_capacity,
                     backend=args.backend)
@@ -904,6 +930,7 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"{broker.threads} threads, keys in {args.key_dir})",
           file=sys.stderr, flush=True)
     server = uvicorn.Server(config)
+    service.limit_connections(server.server_state, args.max_connections)
 
     async def serve() -> None:
         task = asyncio.ensure_future(server.serve([sock]))

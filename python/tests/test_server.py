@@ -477,9 +477,22 @@ def test_connection_limit(tmp_path):
         held = [Client(srv.port) for _ in range(2)]
         for c in held:
             assert c.call("GET", "/health")[0] == 200
-        # Two keep-alive connections are open: a third is refused.
-        st, _ = Client(srv.port).call("GET", "/health")
-        assert st == 503
+        # Two keep-alive connections are open: a third is refused with
+        # the service's JSON error, and closed.
+        for method, path, body in (("GET", "/health", b""),
+                                   ("POST", "/v1/verify/batch", b"{}")):
+            c = Client(srv.port)
+            st, r, data = c.raw(method, path, body)
+            assert st == 503, data
+            assert r.getheader("Content-Type") == "application/json"
+            assert r.getheader("Connection") == "close"
+            err = json.loads(data)
+            conforms(DOC, {"$ref": "#/components/schemas/Error"}, err)
+            assert err["error"]["code"] == "too_many_connections"
+            assert "2 open connections" in err["error"]["message"]
+        # The held connections are still served.
+        for c in held:
+            assert c.call("GET", "/health")[0] == 200
         held[0].conn.close()
         for _ in range(200):
             st, _ = Client(srv.port).call("GET", "/health")
@@ -579,3 +592,100 @@ def test_library_errors_of_stored_keys_are_5xx(tmp_path):
             {"key_id": key["key_id"], "message": b64(b"m")}]})
         assert st == 500 and out["error"]["code"] == "bad_key_file", out
         assert c.call("GET", "/health")[0] == 200
+
+
+# --- the batch front: bodies of the usual form in C -----------------------
+
+import asyncio  # noqa: E402
+
+from falcon_accel.broker import BatchFront, Broker  # noqa: E402
+
+
+def _front_run(front, broker, op, obj):
+    """The front's answer to a body (None: left to the caller)."""
+    body = json.dumps(obj).encode()
+
+    async def run():
+        return await broker.run_json_batch(front, op, body, 30.0)
+    return asyncio.run(run())
+
+
+def test_batch_front_answers_or_leaves_to_the_detailed_path():
+    """What the C front answers is exactly what the service's detailed
+    path answers; what it does not handle it leaves (None), submitting
+    nothing."""
+    ka, kb = fa.keygen(9, seed=b"front a"), fa.keygen(9, seed=b"front b")
+    ida, idb = "a" * 32, "b" * 32
+    front = BatchFront(16)
+    front.add_key(ida, ka.public_key, ka.secret_key)
+    front.add_key(idb, kb.public_key)        # no private key
+    assert len(front) == 2 and ida in front and "c" * 32 not in front
+    with Broker(threads=2) as broker:
+        msgs = [b"front %d" % i for i in range(6)]
+        out = _front_run(front, broker, OP_SIGN, {"items": [
+            {"key_id": ida, "message": b64(m)} for m in msgs]})
+        assert out.startswith(b'{"format":"compressed","signatures":["')
+        sigs = [base64.b64decode(s) for s in json.loads(out)["signatures"]]
+        assert fa.verify_batch([(ka.public_key, m, s)
+                                for m, s in zip(msgs, sigs)]) == [True] * 6
+        sig_b = fa.sign(kb.secret_key, b"b")
+        # Keys alternating in runs (A A B A B B), one wrong key, one
+        # wrong message.
+        items = [(ida, msgs[0], sigs[0]), (ida, msgs[1], sigs[1]),
+                 (idb, b"b", sig_b), (ida, msgs[2], sigs[2]),
+                 (idb, b"b", sig_b), (idb, msgs[3], sigs[3]),
+                 (ida, b"other", sigs[4])]
+        body = {"format": "any", "items": [
+            {"key_id": k, "message": b64(m), "signature": b64(s)}
+            for k, m, s in items]}
+        out = _front_run(front, broker, OP_VERIFY, body)
+        want = [True, True, True, True, True, False, False]
+        assert out == json.dumps({"results": want, "valid": 5},
+                                 separators=(",", ":")).encode()
+        before = broker.metrics()["jobs_submitted"]
+        left = [
+            dict(body, format="Any"),                  # not spelled exactly
+            dict(body, extra=1),
+            {"items": [dict(body["items"][0], key_id="c" * 32)]},
+            {"items": [dict(body["items"][0], signature=b64(bytes(41)))]},
+            {"items": [dict(body["items"][0],
+                            signature=b64(bytes(fa.signature_max_size(9)
+                                                + 1)))]},
+            {"items": [dict(body["items"][0], message="a===")]},
+            {"items": body["items"] * 3},              # over 16 items
+        ]
+        for obj in left:
+            assert _front_run(front, broker, OP_VERIFY, obj) is None, obj
+        # Signing with a key whose private key the front lacks.
+        assert _front_run(front, broker, OP_SIGN, {"items": [
+            {"key_id": idb, "message": "aGk="}]}) is None
+        assert _front_run(front, broker, OP_SIGN, {"format": "any", "items": [
+            {"key_id": ida, "message": "aGk="}]}) is None
+        assert broker.metrics()["jobs_submitted"] == before
+    with pytest.raises(fa.FalconError):
+        front.add_key("d" * 32, ka.secret_key)     # not a public key
+
+
+def test_batch_answers_equal_between_front_and_detailed_path(server, key):
+    """The same batch through the front ("format": "any") and through the
+    json-module path ("format": "Any", which only Python accepts): the
+    same bytes."""
+    c = Client(server.port, TOKEN)
+    msgs = [b"same %d" % i for i in range(5)]
+    st, out = c.call("POST", "/v1/sign/batch", {"format": "Padded", "items": [
+        {"key_id": key["key_id"], "message": b64(m)} for m in msgs]})
+    assert st == 200 and out["format"] == "padded"
+    items = [{"key_id": key["key_id"], "message": b64(m), "signature": s}
+             for m, s in zip(msgs, out["signatures"])]
+    items[3]["message"] = b64(b"changed")
+    answers = []
+    for fmt in ("any", "Any"):
+        st, r, data = Client(server.port).raw(
+            "POST", "/v1/verify/batch",
+            json.dumps({"format": fmt, "items": items}).encode())
+        assert st == 200 and r.getheader("Content-Type") == \
+            "application/json"
+        answers.append(data)
+    assert answers[0] == answers[1]
+    assert json.loads(answers[0]) == {
+        "results": [True, True, True, False, True], "valid": 4}
