@@ -224,6 +224,12 @@ async def registers(dut):
     await tb.write(REG["LOGN"], 3)
     assert await tb.write(WIN["FFT_A"] + 8 * 8, 1) == 2                 # u = 8 >= n
     assert (await tb.read(WIN["NTT_B"] + 4 * 8, want_resp=True))[1] == 2
+    # logn 10: the FFT window holds 2048 words, the last one included
+    await tb.write(REG["LOGN"], 10)
+    assert await tb.write(WIN["FFT_A"] + 8 * 1023 + 4, 0x5A5A0001) == 0
+    assert await tb.read(WIN["FFT_A"] + 8 * 1023 + 4, want_resp=True) == (0x5A5A0001, 0)
+    assert await tb.write(WIN["FFT_B"], 7) == 0
+    assert await tb.write(WIN["NTT_A"] + 4 * 1023, 9) == 0
     # free-running clock advances
     c0 = await tb.read(REG["CLOCK_LO"])
     c1 = await tb.read(REG["CLOCK_LO"])

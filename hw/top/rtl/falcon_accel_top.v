@@ -146,13 +146,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	end endgenerate
 
 	// index of a word of a window is legal for the current LOGN
-	wire [10:0] nwords_f = (11'd2 << r_logn);      // FFT window: 2 words per fpr
-	wire [10:0] nwords_n = (11'd1 << r_logn);
+	// 12 bits: at logn 10 the FFT window holds 2048 words (11 bits would wrap to 0)
+	wire [11:0] nwords_f = (12'd2 << r_logn);      // FFT window: 2 words per fpr
+	wire [11:0] nwords_n = (12'd1 << r_logn);
 
 	// ------------------------------------------------------------ streams
 	wire        tgt_ntt = r_target[1];
 	wire        tgt_buf = r_target[0];
-	wire [10:0] tgt_words = tgt_ntt ? nwords_n : nwords_f;
+	wire [11:0] tgt_words = tgt_ntt ? nwords_n : nwords_f;
 	assign s_axis_tready = !busy && aresetn && (out_left == 0);
 	wire        s_fire = s_axis_tvalid && s_axis_tready;
 	// m_axis: 2-entry FIFO fed by window reads (one cycle latency)
