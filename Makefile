@@ -44,11 +44,34 @@ rv32:
 synth:
 	$(MAKE) -C hw synth
 
-# Whole-API libFuzzer campaign (tests/fuzz/fuzz_api.c; scripts/fuzz_api.sh).
-# FUZZ_SECONDS (default 3600), FUZZ_SAN (default undefined: faster than
-# address,undefined), FUZZ_MAXLEN (default 400). Result: README "Robustness".
+# Public-API libFuzzer campaign (tests/fuzz/fuzz_api*.c; scripts/fuzz_api.sh):
+# each target in FUZZ_TARGETS (default: the six per-function targets and
+# the whole-API one) for FUZZ_SECONDS (default 1200) seconds, FUZZ_SAN
+# (default undefined: faster than address,undefined), FUZZ_MAXLEN
+# (default 3000). Result: README "Robustness".
 fuzz-campaign:
-	scripts/fuzz_api.sh $${FUZZ_SECONDS:-3600} $${FUZZ_SAN:-undefined} $${FUZZ_MAXLEN:-400}
+	FUZZ_TARGETS="$${FUZZ_TARGETS:-verify prepared make_public expand sign_dyn sign_tree api}" \
+	  scripts/fuzz_api.sh $${FUZZ_SECONDS:-1200} $${FUZZ_SAN:-undefined} $${FUZZ_MAXLEN:-3000}
+
+# Cost of the private-key check per part and degree (bench/keycheck/);
+# PEER=<git revision> adds that revision's fa_ntru_equation_ok, measured in
+# the same run. BENCH_BACKEND (default portable).
+bench-keycheck:
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF
+	cmake --build build/release -j2 --target falcon_accel
+	if [ -n "$(PEER)" ]; then \
+	  git show $(PEER):src/privkey_check.c > build/release/privkey_check_peer.c && \
+	  $(CC) -O2 -Iinclude -Isrc -Dfa_ntru_equation_ok=fa_ntru_equation_ok_peer \
+	    -Dfa_expanded_key_checksum=fa_expanded_key_checksum_peer -Dfa_fg_norm_ok=fa_fg_norm_ok_peer \
+	    -c build/release/privkey_check_peer.c -o build/release/privkey_check_peer.o && \
+	  $(CC) -O2 -DPEER -Iinclude -Isrc bench/keycheck/bench_privkey_check.c \
+	    build/release/privkey_check_peer.o build/release/libfalcon_accel.a -lm -lpthread \
+	    -o build/release/bench_privkey_check; \
+	else \
+	  $(CC) -O2 -Iinclude -Isrc bench/keycheck/bench_privkey_check.c \
+	    build/release/libfalcon_accel.a -lm -lpthread -o build/release/bench_privkey_check; \
+	fi
+	build/release/bench_privkey_check 7 200 2 10 $${BENCH_BACKEND:-portable}
 
 # Regenerate the fuzz_api seed corpus (tests/fuzz/corpus/api).
 fuzz-corpus:

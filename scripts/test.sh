@@ -74,6 +74,7 @@ gen_check() {
     python3 scripts/gen_ntt_tables.py --stdout | diff -q - src/ntt_tables.c >/dev/null || { echo "src/ntt_tables.c is stale"; return 1; }
   fi
   python3 scripts/gen_mlkem_tables.py --stdout | diff -q - src/mlkem/mlkem_tables.c >/dev/null || { echo "src/mlkem/mlkem_tables.c is stale"; return 1; }
+  python3 scripts/gen_privkey_check_tables.py --stdout | diff -q - src/privkey_check_tables.c >/dev/null || { echo "src/privkey_check_tables.c is stale"; return 1; }
   python3 scripts/gen_mlkem_tables.py --avx2 | diff -q - src/backend_avx2/avx2_mlkem_tables.c >/dev/null || { echo "avx2_mlkem_tables.c is stale"; return 1; }
 }
 c_suite() { # build-dir, cmake options...
@@ -95,7 +96,7 @@ run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-si
 run "ffSampling engine RTL vs library (cocotb, logn 1..4)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-ffsamp
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
-run "whole-API fuzzing (libFuzzer, ASan+UBSan, 60 s)" scripts/fuzz_api.sh 60 address,undefined
+run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 8 s)" scripts/fuzz_api.sh 8 address,undefined
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
 run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards

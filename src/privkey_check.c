@@ -27,8 +27,10 @@
  * f^G^ - g^F^ = q in every NTT slot (the NTT of the constant q is q in
  * every slot).
  *
- * Cost: four forward NTTs of size n on 16-bit residues (no inverse),
- * with twiddle tables built once per call.
+ * Cost: four forward NTTs of size n on 16-bit residues (no inverse, no
+ * separate twist: (n/2) logn Montgomery products each) and 2n pointwise
+ * products, with a generated twiddle table (src/privkey_check_tables.c).
+ * Scratch: 3n uint16_t.
  * Constant time: no branch or memory index depends on the coefficients;
  * the verdict is a mask folded over all slots.
  */
@@ -36,9 +38,6 @@
 #include "inner.h"
 
 #define KP      18433u   /* 9 * 2^11 + 1, prime */
-#define KP_QNR  5u       /* a quadratic non-residue mod KP (5^((KP-1)/2) = -1) */
-#define KP_R    10237u   /* 2^16 mod KP (Montgomery R) */
-#define KP_R2   4564u    /* 2^32 mod KP */
 
 /* x - p if x >= p; x in [0, 2p - 1]. */
 static inline uint32_t kp_csub(uint32_t x)
@@ -83,49 +82,44 @@ static inline uint32_t kp_mont(uint32_t a, uint32_t b, uint32_t p0i)
 	return kp_csub((t + m * KP) >> 16);
 }
 
-/* Montgomery form of x^e (x in Montgomery form; e public). */
-static uint32_t kp_pow(uint32_t xr, uint32_t e, uint32_t p0i)
-{
-	uint32_t r = KP_R;
-
-	while (e != 0) {
-		if (e & 1u) {
-			r = kp_mont(r, xr, p0i);
-		}
-		xr = kp_mont(xr, xr, p0i);
-		e >>= 1;
-	}
-	return r;
-}
+/* Twiddles psi^brv_10(k) * 2^16 mod p, psi of order 2048
+   (scripts/gen_privkey_check_tables.py -> src/privkey_check_tables.c). */
+extern const uint16_t fa_kp_psi_mont[1024];
 
 /*
- * Forward negacyclic NTT mod p of a small polynomial (int8 coefficients)
- * into a[] (n residues, plain form, slots in bit-reversed order). Twist
- * a_i by psi^i (x^n + 1 -> y^n - 1 with y = x/psi), then a cyclic
- * decimation-in-frequency NTT with omega = psi^2. Tables (Montgomery
- * form): tpsi[i] = psi^i (n entries), tom[j] = omega^j (n/2 entries).
+ * Forward negacyclic NTT mod p of a small polynomial (int8 coefficients
+ * in [-127, 127]) into a[] (n residues in [0, p-1], plain form). Slot j
+ * holds s(psi_n^(2 brv_logn(j) + 1)) mod p, psi_n = psi^(1024/n) of order
+ * 2n: the iterative Cooley-Tukey transform whose twiddle at butterfly
+ * index k (1 <= k < n) is psi_n^brv_logn(k) = psi^brv_10(k), so the
+ * twist by powers of psi_n is part of the butterflies and one table
+ * serves every degree. (n/2) logn Montgomery products.
  */
 static void kp_ntt_small(uint16_t *a, const int8_t *s, unsigned logn,
-	const uint16_t *tpsi, const uint16_t *tom, uint32_t p0i)
+	uint32_t p0i)
 {
-	size_t n = MKN(logn), len, j, st, step;
+	size_t n = MKN(logn), t, m, i, j;
 
 	for (j = 0; j < n; j ++) {
-		/* s in [-127, 127] -> [0, p-1], then times psi^j */
-		uint32_t v = (uint32_t)((int32_t)s[j] + (int32_t)KP);
-
-		a[j] = (uint16_t)kp_mont(kp_csub(v), tpsi[j], p0i);
+		/* s in [-127, 127] -> [0, p-1] */
+		a[j] = (uint16_t)kp_csub((uint32_t)((int32_t)s[j]
+			+ (int32_t)KP));
 	}
-	for (len = n >> 1, step = 1; len >= 1; len >>= 1, step <<= 1) {
-		for (st = 0; st < n; st += len << 1) {
-			for (j = 0; j < len; j ++) {
-				uint32_t u = a[st + j], v = a[st + j + len];
+	for (m = 1, t = n; m < n; m <<= 1) {
+		size_t ht = t >> 1, j1;
 
-				a[st + j] = (uint16_t)kp_add(u, v);
-				a[st + j + len] = (uint16_t)kp_mont(
-					kp_sub(u, v), tom[j * step], p0i);
+		for (i = 0, j1 = 0; i < m; i ++, j1 += t) {
+			uint32_t w = fa_kp_psi_mont[m + i];
+
+			for (j = j1; j < j1 + ht; j ++) {
+				uint32_t u = a[j];
+				uint32_t v = kp_mont(a[j + ht], w, p0i);
+
+				a[j] = (uint16_t)kp_add(u, v);
+				a[j + ht] = (uint16_t)kp_sub(u, v);
 			}
 		}
+		t = ht;
 	}
 }
 
@@ -133,38 +127,24 @@ int fa_ntru_equation_ok(const int8_t *f, const int8_t *g, const int8_t *F,
 	const int8_t *G, unsigned logn, uint8_t *tmp)
 {
 	size_t n = MKN(logn), u;
-	uint16_t *a = (uint16_t *)(void *)tmp, *b = a + n, *c = b + n;
-	uint16_t *tpsi = c + n, *tom = tpsi + n;
+	uint16_t *a = (uint16_t *)(void *)tmp, *b = a + n;
 	uint32_t p0i = kp_p0i();
-	uint32_t psi_r, om_r, target, bad;
+	uint32_t target, bad;
 
-	/* psi = QNR^((p-1)/2n): psi^n = QNR^((p-1)/2) = -1, so psi has order
-	   exactly 2n; omega = psi^2 has order n. */
-	psi_r = kp_pow(kp_mont(KP_QNR, KP_R2, p0i),
-		(KP - 1u) >> (logn + 1), p0i);
-	om_r = kp_mont(psi_r, psi_r, p0i);
-	tpsi[0] = (uint16_t)KP_R;
-	for (u = 1; u < n; u ++) {
-		tpsi[u] = (uint16_t)kp_mont(tpsi[u - 1], psi_r, p0i);
-	}
-	tom[0] = (uint16_t)KP_R;
-	for (u = 1; u < (n >> 1); u ++) {
-		tom[u] = (uint16_t)kp_mont(tom[u - 1], om_r, p0i);
-	}
-
-	/* a = NTT(f) * NTT(G) / R, then c = NTT(g) * NTT(F) / R */
-	kp_ntt_small(a, f, logn, tpsi, tom, p0i);
-	kp_ntt_small(b, G, logn, tpsi, tom, p0i);
+	/* a = NTT(f) * NTT(G) / R */
+	kp_ntt_small(a, f, logn, p0i);
+	kp_ntt_small(b, G, logn, p0i);
 	for (u = 0; u < n; u ++) {
 		a[u] = (uint16_t)kp_mont(a[u], b[u], p0i);
 	}
-	kp_ntt_small(b, g, logn, tpsi, tom, p0i);
-	kp_ntt_small(c, F, logn, tpsi, tom, p0i);
+	/* then NTT(g) into b, NTT(F) into b + n: d = a - NTT(g) NTT(F) / R */
+	kp_ntt_small(b, g, logn, p0i);
+	kp_ntt_small(b + n, F, logn, p0i);
 	/* both products carry the same 1/R: compare with q/R */
 	target = kp_mont(FA_Q, 1, p0i);
 	bad = 0;
 	for (u = 0; u < n; u ++) {
-		uint32_t d = kp_sub(a[u], kp_mont(b[u], c[u], p0i));
+		uint32_t d = kp_sub(a[u], kp_mont(b[u], b[u + n], p0i));
 
 		bad |= d ^ target;
 	}

@@ -210,6 +210,24 @@ endif()
 add_test(NAME fuzz_api_replay COMMAND fuzz_api_replay
   -random=${FA_FUZZ_API_RANDOM} -seed=1 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/api)
 set_tests_properties(fuzz_api_replay PROPERTIES TIMEOUT 300 LABELS fuzz)
+# The per-function targets (fuzz_api_<name>.c): the same seed corpus plus
+# 2,000 generated inputs each (500 in the emulated-FP and sanitizer
+# builds); libFuzzer runs them in scripts/fuzz_api.sh.
+foreach(t verify prepared make_public expand sign_dyn sign_tree)
+  add_executable(fuzz_api_${t}_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_api_${t}.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/standalone_main.c)
+  target_include_directories(fuzz_api_${t}_replay PRIVATE ${CMAKE_SOURCE_DIR}/src
+    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+  target_link_libraries(fuzz_api_${t}_replay PRIVATE falcon_accel m)
+  if(FA_FPEMU OR FA_SANITIZE)
+    set(nrand 500)
+  else()
+    set(nrand 2000)
+  endif()
+  add_test(NAME fuzz_api_${t}_replay COMMAND fuzz_api_${t}_replay
+    -random=${nrand} -seed=1 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/api)
+  set_tests_properties(fuzz_api_${t}_replay PROPERTIES TIMEOUT 300 LABELS fuzz)
+endforeach()
 
 if(NOT FA_SANITIZE)
   find_program(FA_VALGRIND valgrind)

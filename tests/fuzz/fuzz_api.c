@@ -30,23 +30,7 @@
  *    refused with FA_ERR_KEY (mode 4; a buffer that happens to carry a
  *    matching checksum is outside the API contract and is not signed).
  */
-#include "fuzz_common.h"
-#include "falcon_accel.h"
-
-static uint8_t tmp_buf[FA_TMPSIZE_KEYGEN(10) + FA_TMPSIZE_SIGN_DYN(10)];
-static uint64_t ek_store[(FA_EXPANDED_KEY_SIZE(10) + 7) / 8];
-
-static int known_code(int r)
-{
-	return r <= 0 && r >= FA_ERR_SIGN_ATTEMPTS;
-}
-
-static int is_decode_error(int r)
-{
-	return r == FA_ERR_FORMAT || r == FA_ERR_HEADER || r == FA_ERR_LENGTH
-		|| r == FA_ERR_COEFF_RANGE || r == FA_ERR_PADDING
-		|| r == FA_ERR_KEY;
-}
+#include "fuzz_api_common.h"
 
 /* Sign msg with sk in one format through sign_dyn and sign_tree; check
    against the public key (pk_r: make_public's return). */
@@ -130,85 +114,6 @@ static void key_ops(const uint8_t *sk, size_t sk_len, int format,
 	sign_and_check(sk, sk_len, pk_r, pk,
 		logn > 0 ? FA_PUBKEY_SIZE(logn) : 0, ek_r, ek, format, msg,
 		msg_len, seed);
-}
-
-static const uint8_t default_seed[48] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-
-static size_t rd16(const uint8_t **d, size_t *n)
-{
-	size_t v;
-
-	if (*n < 2) {
-		*n = 0;
-		return 0;
-	}
-	v = (size_t)(*d)[0] | ((size_t)(*d)[1] << 8);
-	*d += 2;
-	*n -= 2;
-	return v;
-}
-
-static void verify_both(const uint8_t *sig, size_t sl, int format,
-	const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len)
-{
-	fa_prepared_pubkey pp;
-	int r, rp, rr;
-
-	r = fa_verify(NULL, sig, sl, format, pk, pk_len, msg, msg_len,
-		tmp_buf, sizeof tmp_buf);
-	FUZZ_ASSERT(known_code(r));
-	rp = fa_pubkey_prepare(NULL, &pp, pk, pk_len);
-	FUZZ_ASSERT(known_code(rp));
-	if (rp != FA_OK) {
-		FUZZ_ASSERT(r == rp);
-		return;
-	}
-	rr = fa_verify_prepared(NULL, sig, sl, format, &pp, msg, msg_len,
-		tmp_buf, sizeof tmp_buf);
-	FUZZ_ASSERT(rr == r);
-}
-
-/*
- * A genuine key of degree 2^logn: key number idx of a pool (16 keys per
- * degree up to logn 8, 2 at logn 9 and 10), each generated once per
- * process from a fixed seed, so that inputs cost signing, not keygen.
- */
-static int genuine_key(uint8_t *sk, uint8_t *pk, unsigned logn,
-	unsigned idx)
-{
-	static uint8_t p_sk[11][16][FA_PRIVKEY_SIZE(8)];
-	static uint8_t p_pk[11][16][FA_PUBKEY_SIZE(8)];
-	static uint8_t big_sk[2][2][FA_PRIVKEY_SIZE(10)];
-	static uint8_t big_pk[2][2][FA_PUBKEY_SIZE(10)];
-	static uint8_t valid[11][16];
-	uint8_t *ks, *kp;
-	fa_shake256_ctx rng;
-	uint8_t seed[3];
-
-	idx %= logn >= 9 ? 2u : 16u;
-	ks = logn >= 9 ? big_sk[logn - 9][idx] : p_sk[logn][idx];
-	kp = logn >= 9 ? big_pk[logn - 9][idx] : p_pk[logn][idx];
-	if (!valid[logn][idx]) {
-		seed[0] = 'K';
-		seed[1] = (uint8_t)logn;
-		seed[2] = (uint8_t)idx;
-		fa_shake256_init_prng_from_seed(&rng, seed, sizeof seed);
-		if (fa_keygen(NULL, &rng, logn, ks, FA_PRIVKEY_SIZE(logn), kp,
-			FA_PUBKEY_SIZE(logn), tmp_buf, sizeof tmp_buf) != FA_OK)
-		{
-			return FA_ERR_INTERNAL;
-		}
-		valid[logn][idx] = 1;
-	}
-	memcpy(sk, ks, FA_PRIVKEY_SIZE(logn));
-	memcpy(pk, kp, FA_PUBKEY_SIZE(logn));
-	return FA_OK;
-}
-
-static unsigned pick_logn(uint8_t b)
-{
-	/* 1..8; 9 and 10 (slow under the sanitizers) for b = 254 / 255 */
-	return b == 255 ? 10u : b == 254 ? 9u : 1u + (unsigned)(b % 8u);
 }
 
 int
