@@ -80,6 +80,26 @@ static inline uint64_t u64_select(uint32_t flag, uint64_t a, uint64_t b)
 	return a ^ ((a ^ b) & mask64(flag));
 }
 
+/*
+ * Variable 64-bit shifts. A core with 64-bit registers (x86-64, AArch64,
+ * RV64) shifts a 64-bit word by a variable count in one constant-time
+ * instruction. On a 32-bit core a C shift of a uint64_t becomes a branch
+ * on "count >= 32" (GCC for rv32), so the shift is written on 32-bit
+ * halves with the "count >= 32" case selected by a mask.
+ * FA_FPR_EMU_32 forces the 32-bit code (tests/test_fpr_emu32.c uses it to
+ * check that code on a 64-bit host).
+ */
+#if !defined(FA_FPR_EMU_32)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__aarch64__) \
+	|| (defined(__riscv_xlen) && __riscv_xlen == 64)
+#define FA_FPR_EMU_32 0
+#else
+#define FA_FPR_EMU_32 1
+#endif
+#endif
+
+#if FA_FPR_EMU_32
+
 /* x >> n for n in [0, 63]. */
 static inline uint64_t u64_shr(uint64_t x, uint32_t n)
 {
@@ -109,42 +129,74 @@ static inline uint64_t u64_shl(uint64_t x, uint32_t n)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* Shift x (nonzero) left until bit 63 is set; *count gets the shift,
-   in [0, 63]. For x = 0: returns 0, *count = 63. */
+/* 2^n - 1 (the n low bits set) for n in [0, 63]. */
+static inline uint64_t u64_low_mask(uint32_t n)
+{
+	uint32_t by32 = 0 - (n >> 5);
+	uint32_t p = (uint32_t)1 << (n & 31);
+
+	/* n < 32: (0, p - 1); n >= 32: (p - 1, 2^32 - 1) */
+	return ((uint64_t)((p - 1) & by32) << 32)
+		| (uint32_t)((p - 1) | by32);
+}
+
+#else
+
+static inline uint64_t u64_shr(uint64_t x, uint32_t n) { return x >> n; }
+static inline uint64_t u64_shl(uint64_t x, uint32_t n) { return x << n; }
+static inline uint64_t u64_low_mask(uint32_t n)
+{
+	return ((uint64_t)1 << n) - 1;
+}
+
+#endif
+
+/*
+ * Shift x left until bit 63 is set; *count gets the shift, in [0, 63].
+ * For x = 0: returns 0, *count = 63. The count is found on one 32-bit
+ * word (the high word, or the low word when the high word is zero) in
+ * five halving steps, then x is shifted once.
+ */
 static inline uint64_t u64_normalize(uint64_t x, int32_t *count)
 {
-	uint32_t c, n = 0;
+	uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x;
+	uint32_t c, k, n, w;
 
-	c = u32_nonzero((uint32_t)(x >> 32)) ^ 1;
-	x = u64_select(c, x, x << 32);
-	n += c << 5;
-	c = u32_nonzero((uint32_t)(x >> 48)) ^ 1;
-	x = u64_select(c, x, x << 16);
-	n += c << 4;
-	c = u32_nonzero((uint32_t)(x >> 56)) ^ 1;
-	x = u64_select(c, x, x << 8);
-	n += c << 3;
-	c = u32_nonzero((uint32_t)(x >> 60)) ^ 1;
-	x = u64_select(c, x, x << 4);
-	n += c << 2;
-	c = u32_nonzero((uint32_t)(x >> 62)) ^ 1;
-	x = u64_select(c, x, x << 2);
-	n += c << 1;
-	c = (uint32_t)(x >> 63) ^ 1;
-	x = u64_select(c, x, x << 1);
-	n += c;
+	c = u32_nonzero(hi) ^ 1;                 /* high word zero */
+	w = hi ^ ((hi ^ lo) & (0 - c));
+	n = c << 5;
+	/* c = 1 iff the top 16 (then 8, 4, 2, 1) bits of w are zero */
+	c = ((w >> 16) - 1) >> 31;
+	k = c << 4;
+	w <<= k;
+	n += k;
+	c = ((w >> 24) - 1) >> 31;
+	k = c << 3;
+	w <<= k;
+	n += k;
+	c = ((w >> 28) - 1) >> 31;
+	k = c << 2;
+	w <<= k;
+	n += k;
+	c = ((w >> 30) - 1) >> 31;
+	k = c << 1;
+	w <<= k;
+	n += k;
+	n += (w >> 31) ^ 1;
 	*count = (int32_t)n;
-	return x;
+	return u64_shl(x, n);
 }
 
 /* x >> n with the shifted-out bits ORed into bit 0 ("sticky" bit), for n
    in [0, 63]. The result compares with the midpoints of any rounding step
-   at least two bits above bit 0 exactly as x / 2^n does. */
+   at least two bits above bit 0 exactly as x / 2^n does. Bit n of
+   (x mod 2^n) + 2^n - 1 is set iff x mod 2^n != 0; ORed into x it lands
+   on bit 0 after the shift (with bit n of x: both are "sticky" there). */
 static inline uint64_t u64_shr_sticky(uint64_t x, uint32_t n)
 {
-	uint64_t q = u64_shr(x, n);
+	uint64_t low = u64_low_mask(n);
 
-	return q | u64_nonzero(x - u64_shl(q, n));
+	return u64_shr(x | ((x & low) + low), n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,26 +238,27 @@ static inline uint64_t round_up_flag(uint64_t m)
  *    2^-1022 (kept) or a subnormal (flushed to zero).
  *  - e < 0: below 2^-1023, flushed to zero.
  */
-static uint64_t fpr_round_pack(uint32_t sign, int32_t e, uint64_t m)
+static inline uint64_t fpr_round_pack(uint32_t sign, int32_t e, uint64_t m)
 {
-	uint64_t normal, at_min, m2;
-	uint32_t is_normal, is_zero_e, is_over;
+	uint64_t r;
+	uint32_t is_normal, is_over, is_min;
 
-	normal = ((uint64_t)((uint32_t)e & 0x7FF) << 52)
-		+ ((m >> 2) & FPR_FRAC_MASK) + round_up_flag(m);
-
-	/* One bit coarser, for e = 0: significand bits 54..3, guard 2. */
-	m2 = (m >> 1) | (m & 1);
-	at_min = (m2 >> 2) + round_up_flag(m2);   /* in [2^51, 2^52] */
-	at_min &= mask64((uint32_t)(at_min >> 52));
-
+	/* Normal case: the exponent field e - 1 plus m >> 2 (whose bit 52,
+	   the implicit bit, adds the missing 1), plus the rounding
+	   increment; a carry out of the fraction raises the exponent (up to
+	   field 2047 with fraction 0: infinity). */
+	r = ((uint64_t)(uint32_t)(e - 1) << 52)
+		+ (m >> 2) + round_up_flag(m);
 	is_over = i32_lt(2046, e);
 	is_normal = i32_lt(0, e) & (is_over ^ 1);
-	is_zero_e = u32_nonzero((uint32_t)e) ^ 1;
+	/* e = 0: m / 8 rounded (ties to even) is 2^52 iff m >= 2^55 - 4
+	   (the tie m = 2^55 - 4 goes to the even 2^52); below that it is a
+	   subnormal, flushed to zero. */
+	is_min = (u32_nonzero((uint32_t)e) ^ 1) & (uint32_t)((m + 4) >> 55);
 
 	return ((uint64_t)sign << 63)
-		| (normal & mask64(is_normal))
-		| (at_min & mask64(is_zero_e))
+		| (r & mask64(is_normal))
+		| ((uint64_t)is_min << 52)
 		| (FPR_INF_BITS & mask64(is_over));
 }
 
@@ -234,51 +287,53 @@ uint64_t fa_fpr_scaled(int64_t i, int sc)
 
 uint64_t fa_fpr_add(uint64_t x, uint64_t y)
 {
-	uint64_t ax, ay, t, mx, my, sum, m;
-	uint32_t swap, sx, sy, diff_sign, d, zero_sign;
-	int32_t ex, ey, lz;
+	uint64_t t, mx, my, sum, m;
+	uint32_t sx, diff_sign, d, zero_sign, nz;
+	int32_t ex, lz;
 
 	/* Order so that |x| >= |y| (as bit patterns without sign, which
 	   orders magnitudes). Both are < 2^63, so the borrow is bit 63. */
-	ax = x & ~FPR_SIGN_BIT;
-	ay = y & ~FPR_SIGN_BIT;
-	swap = (uint32_t)((ax - ay) >> 63);
-	t = (x ^ y) & mask64(swap);
+	t = (x ^ y) & mask64((uint32_t)(((x & ~FPR_SIGN_BIT)
+		- (y & ~FPR_SIGN_BIT)) >> 63));
 	x ^= t;
 	y ^= t;
 
 	sx = (uint32_t)(x >> 63);
-	sy = (uint32_t)(y >> 63);
-	diff_sign = sx ^ sy;
+	diff_sign = (uint32_t)((x ^ y) >> 63);
 	/* Sign of an exactly zero sum (round to nearest): -0 only if both
 	   operands are negative (both -0, or flushed negative subnormals). */
-	zero_sign = sx & sy;
+	zero_sign = sx & (uint32_t)(y >> 63);
 
 	ex = fpr_exp_field(x);
-	ey = fpr_exp_field(y);
-	/* Four extra low bits: mx in [2^56, 2^57) (or 0). */
-	mx = fpr_significand(x) << 4;
-	my = fpr_significand(y) << 4;
+	/* Three extra low bits (guard, round, sticky): mx in [2^55, 2^56)
+	   (or 0 when x is zero or subnormal; then so is y, and the sum is
+	   zero). */
+	mx = fpr_significand(x) << 3;
+	my = fpr_significand(y) << 3;
 
-	/* Align y on x; d = ex - ey >= 0 when y is nonzero, clamped to 63
-	   (any d >= 57 leaves only the sticky bit). When y is zero my = 0 and
-	   d does not matter. */
-	d = (uint32_t)(ex - ey);
-	d = (uint32_t)u64_select(i32_lt(63, (int32_t)d), d, 63);
+	/* Align y on x: d = ex - ey in [0, 2047] (y zero: my = 0 and d does
+	   not matter), clamped to 63; any d >= 56 leaves only the sticky
+	   bit. */
+	d = (uint32_t)(ex - fpr_exp_field(y));
+	d = (d | (0 - ((63 - d) >> 31))) & 63;
 	my = u64_shr_sticky(my, d);
 
-	/* |x| >= |y| so the difference is >= 0. If d >= 2, sum > 2^55 and
-	   sticky bit 0 stays below the guard bit after normalization; if
-	   d <= 1 nothing was shifted out and the sum is exact. */
+	/* |x| >= |y| so the difference is >= 0; sum < 2^57. If d >= 2, sum
+	   >= 2^54 and the sticky bit 0 stays below the guard bit after
+	   normalization; if d <= 1 nothing was shifted out and the sum is
+	   exact. */
 	sum = mx + ((my ^ mask64(diff_sign)) + diff_sign);
 
-	/* sum * 2^(ex - 1079). Normalize to [2^54, 2^55) with sticky. */
+	/* sum * 2^(ex - 1078). Top bit to 63, then 55 bits with sticky:
+	   m * 2^(ex + 8 - lz - 1077). */
 	t = u64_normalize(sum, &lz);
-	m = (t >> 9) | u64_nonzero(t & 0x1FF);
-	/* m * 2^(ex - 1079 - lz + 9 + ...): e - 1077 = ex - 1070 - lz */
-	return u64_select(u64_nonzero(sum),
-		(uint64_t)zero_sign << 63,
-		fpr_round_pack(sx, ex + 7 - lz, m));
+	m = (t >> 9) | u32_nonzero((uint32_t)t & 0x1FF);
+	/* A zero sum (m = 0, top bit 54 clear): exponent 0, where
+	   fpr_round_pack returns zero of the sign given, zero_sign. */
+	nz = (uint32_t)(m >> 54);
+	ex = (ex + 8 - lz) & -(int32_t)nz;
+	sx = zero_sign ^ ((zero_sign ^ sx) & (0 - nz));
+	return fpr_round_pack(sx, ex, m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,39 +341,53 @@ uint64_t fa_fpr_add(uint64_t x, uint64_t y)
 
 uint64_t fa_fpr_mul(uint64_t x, uint64_t y)
 {
-	uint64_t mx, my, lo_lo, mid, hi, lo, z;
-	uint32_t xl, xh, yl, yh, sign, top;
+	uint64_t mx, my, z;
+	uint32_t sign, top;
 	int32_t e;
 
 	sign = (uint32_t)((x ^ y) >> 63);
 	mx = fpr_significand(x);
 	my = fpr_significand(y);
 
-	/* 106-bit product of 53-bit significands, from 32-bit halves
-	   (xh, yh < 2^21): P = hi * 2^64 + lo. */
-	xl = (uint32_t)mx;
-	xh = (uint32_t)(mx >> 32);
-	yl = (uint32_t)my;
-	yh = (uint32_t)(my >> 32);
-	lo_lo = (uint64_t)xl * yl;
-	/* each cross product < 2^53; sum < 2^55 */
-	mid = (uint64_t)xl * yh + (uint64_t)xh * yl + (lo_lo >> 32);
-	hi = (uint64_t)xh * yh + (mid >> 32);
-	lo = (mid << 32) | (lo_lo & 0xFFFFFFFF);
+	/* P = mx * my, 106 bits, in [2^104, 2^106) for normal operands;
+	   z = P >> 50 in [2^54, 2^56), with the 50 dropped bits ORed into
+	   bit 0 (sticky). */
+#if !FA_FPR_EMU_32 && defined(__SIZEOF_INT128__)
+	{
+		__extension__ typedef unsigned __int128 u128;
+		u128 p = (u128)mx * my;
 
-	/* P in [2^104, 2^106) for normal operands: z = P >> 50 in
-	   [2^54, 2^56), with sticky from the 50 dropped bits. */
-	z = (hi << 14) | (lo >> 50);
-	z |= u64_nonzero(lo & (((uint64_t)1 << 50) - 1));
+		z = (uint64_t)(p >> 50)
+			| u64_nonzero((uint64_t)p & (((uint64_t)1 << 50) - 1));
+	}
+#else
+	{
+		/* From 32-bit halves (xh, yh < 2^21): P = hi * 2^64 + lo. */
+		uint32_t xl = (uint32_t)mx, xh = (uint32_t)(mx >> 32);
+		uint32_t yl = (uint32_t)my, yh = (uint32_t)(my >> 32);
+		uint64_t lo_lo = (uint64_t)xl * yl, mid, hi;
+		uint32_t lo_mid;
+
+		/* each cross product < 2^53; mid < 2^55 */
+		mid = (uint64_t)xl * yh + (uint64_t)xh * yl + (lo_lo >> 32);
+		hi = (uint64_t)xh * yh + (mid >> 32);
+		/* bits 32..63 of P: lo_mid; bits 0..31: (uint32_t)lo_lo.
+		   z = P >> 50 = hi << 14 | lo_mid >> 18. */
+		lo_mid = (uint32_t)mid;
+		z = (hi << 14) | (lo_mid >> 18);
+		z |= u32_nonzero((lo_mid & 0x3FFFF) | (uint32_t)lo_lo);
+	}
+#endif
 	/* Bring z into [2^54, 2^55). */
 	top = (uint32_t)(z >> 55);
 	z = u64_select(top, z, (z >> 1) | (z & 1));
-	/* value = P * 2^(ex + ey - 2150) = z * 2^(ex + ey - 2100 + top) */
+	/* value = P * 2^(ex + ey - 2150) = z * 2^(ex + ey - 2100 + top);
+	   a zero operand gives z = 0: the exponent is set to 0, where
+	   fpr_round_pack returns zero of the sign for m < 2^55 - 4. */
 	e = fpr_exp_field(x) + fpr_exp_field(y) - 1023 + (int32_t)top;
+	e &= -(int32_t)(uint32_t)(z >> 54);
 
-	return u64_select(u64_nonzero(mx) & u64_nonzero(my),
-		(uint64_t)sign << 63,
-		fpr_round_pack(sign, e, z));
+	return fpr_round_pack(sign, e, z);
 }
 
 /* ------------------------------------------------------------------ */

@@ -23,6 +23,14 @@
 #error "test_fpr needs binary64 evaluation of doubles (FLT_EVAL_METHOD 0)"
 #endif
 
+/* tests/test_fpr_emu32.c runs this file on the 32-bit code of fpr_emu.c */
+#ifndef TEST_FPR_NAME
+#define TEST_FPR_NAME "test_fpr"
+#endif
+#ifndef TEST_FPR_N
+#define TEST_FPR_N 400000
+#endif
+
 #define SIGN_BIT ((uint64_t)1 << 63)
 #define FRAC_MASK (((uint64_t)1 << 52) - 1)
 
@@ -583,7 +591,7 @@ static void test_api(long n)
 int main(int argc, char **argv)
 {
 	/* n: base count per category; total is about 35 n operations. */
-	long n = 400000;
+	long n = TEST_FPR_N;
 	clock_t t0 = clock();
 
 	if (argc > 1)
@@ -599,5 +607,5 @@ int main(int argc, char **argv)
 	test_api(n / 4);
 	printf("test_fpr: n = %ld, %.2f s\n", n,
 		(double)(clock() - t0) / CLOCKS_PER_SEC);
-	return tu_finish("test_fpr");
+	return tu_finish(TEST_FPR_NAME);
 }
