@@ -21,18 +21,23 @@
 // Recursion: an explicit stack of frames (tree, t0, t1, z0, z1, tmp
 // addresses and a phase), one per level. A node of logn >= 1 runs
 //   0 split(t1 -> z1 | z1 + n/2)   1 right child (tree1) into tmp
-//   2 merge(tmp -> z1)             3 tmp = t1 - z1
-//   4 tmp = tmp * l10 (complex)    5 tmp = tmp + t0
-//   6 split(tmp -> z0 | z0 + n/2)  7 left child (tree0) into tmp
-//   8 merge(tmp -> z0)             9 return
+//   2 merge(tmp -> z1)             3 tmp = (t1 - z1) * l10 + t0
+//   4 split(tmp -> z0 | z0 + n/2)  5 left child (tree0) into tmp
+//   6 merge(tmp -> z0)             7 return
 // (logn 1: split and merge are copies, as fa_poly_split_fft at logn 1), a
 // node of logn 0 is samp_pair: z0 = SamplerZ(t0, tree[0]), then z1 =
 // SamplerZ(t1, tree[0]). The n = 2 and n = 4 nodes that sign.c writes out
-// perform these same operations. Each phase is a microprogram per element
-// on a 16-entry register file, one binary64 adder and one multiplier
-// (hw/fp64), the operations and their order those of src/fft.c (split,
-// merge, CMUL, poly_sub/add) -- one operation at a time (no overlap yet:
-// see hw/ffsamp/doc/ffsamp.md for the cycle counts and what is left).
+// perform these same operations. Phase 3 fuses poly_sub, poly_mul_fft and
+// poly_add per complex slot u (each slot's operations are independent of
+// the other slots', so the values are those of the three passes).
+// Each phase is a microprogram per element on an 8-entry register file,
+// one binary64 adder and one multiplier (hw/fp64, fully pipelined), the
+// operations and their rounding those of src/fft.c (split, merge, CMUL,
+// poly_sub/add). Instructions issue in order, one per cycle, and wait
+// only for their operands (a scoreboard of pending registers); results
+// are written back when they leave the adder (7 cycles after issue) or
+// the multiplier (6 cycles) or the memory (1 cycle). See hw/ffsamp/doc/ffsamp.md for
+// the cycle counts.
 //
 // Command: start_i with logn_i, sigma_min_i (fa_sigma_min[logn]),
 //   max_trials_i (SamplerZ's trial watchdog, 0 = 255), wdog_i (cycle limit
@@ -50,9 +55,10 @@
 // share the accelerator's generator; its state after a command is the
 // library's state after ffsamp_tree.
 //
-// Timing: the microprograms and the recursion are fixed for a logn; the
-// cycle count depends on the data only through SamplerZ (trial counts,
-// BerExp bytes, refills at fixed stream positions).
+// Timing: the microprograms, the recursion and the scoreboard's stalls
+// (fixed latencies) are fixed for a logn; the cycle count depends on the
+// data only through SamplerZ (trial counts, BerExp bytes, refills at fixed
+// stream positions).
 `default_nettype none
 module ffsamp_engine #(
 	parameter integer MAXLOGN = 10
@@ -100,15 +106,15 @@ module ffsamp_engine #(
 	localparam [3:0] O_END = 4'd0, O_LD = 4'd1, O_ST = 4'd2, O_ADD = 4'd3,
 	                 O_SUB = 4'd4, O_MUL = 4'd5, O_MULN = 4'd6, O_LDW = 4'd7,
 	                 O_SZ = 4'd8, O_ADDH = 4'd9, O_SUBH = 4'd10;
-	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_COPY = 3'd2, K_SUB = 3'd3,
-	                 K_MULT = 3'd4, K_ADDK = 3'd5, K_LEAF = 3'd6;
+	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_COPY = 3'd2, K_T0 = 3'd3,
+	                 K_LEAF = 3'd4;
 
-	function [18:0] I(input [3:0] op, input [3:0] rd, input [3:0] ra,
-		input [3:0] rb, input [2:0] port);
+	function [16:0] I(input [3:0] op, input [2:0] rd, input [2:0] ra,
+		input [2:0] rb, input [3:0] port);
 		I = {op, rd, ra, rb, port};
 	endfunction
 
-	function [18:0] ucode(input [2:0] kind, input [4:0] pc);
+	function [16:0] ucode(input [2:0] kind, input [4:0] pc);
 		begin
 			ucode = I(O_END, 0, 0, 0, 0);
 			case (kind)
@@ -121,19 +127,19 @@ module ffsamp_engine #(
 				3: ucode = I(O_LD, 3, 0, 0, 3);    // b_im = f[2k + 1 + hn]
 				4: ucode = I(O_LDW, 4, 0, 0, 0);   // R4, R5 = root[hn + k]
 				5: ucode = I(O_ADDH, 6, 0, 2, 0);
-				6: ucode = I(O_ST, 0, 6, 0, 4);    // f0[k]
-				7: ucode = I(O_ADDH, 6, 1, 3, 0);
-				8: ucode = I(O_ST, 0, 6, 0, 5);    // f0[k + qn]
-				9: ucode = I(O_SUBH, 0, 0, 2, 0);  // d_re
-				10: ucode = I(O_SUBH, 1, 1, 3, 0); // d_im
+				6: ucode = I(O_ADDH, 7, 1, 3, 0);
+				7: ucode = I(O_SUBH, 0, 0, 2, 0);  // d_re
+				8: ucode = I(O_SUBH, 1, 1, 3, 0);  // d_im
+				9: ucode = I(O_ST, 0, 6, 0, 4);    // f0[k]
+				10: ucode = I(O_ST, 0, 7, 0, 5);   // f0[k + qn]
 				11: ucode = I(O_MUL, 2, 0, 4, 0);  // d_re w_re
 				12: ucode = I(O_MULN, 3, 1, 5, 0); // d_im (-w_im)
-				13: ucode = I(O_SUB, 2, 2, 3, 0);
-				14: ucode = I(O_ST, 0, 2, 0, 6);   // f1[k]
-				15: ucode = I(O_MULN, 2, 0, 5, 0); // d_re (-w_im)
-				16: ucode = I(O_MUL, 3, 1, 4, 0);  // d_im w_re
-				17: ucode = I(O_ADD, 2, 2, 3, 0);
-				18: ucode = I(O_ST, 0, 2, 0, 7);   // f1[k + qn]
+				13: ucode = I(O_MULN, 0, 0, 5, 0); // d_re (-w_im)
+				14: ucode = I(O_MUL, 1, 1, 4, 0);  // d_im w_re
+				15: ucode = I(O_SUB, 2, 2, 3, 0);
+				16: ucode = I(O_ADD, 0, 0, 1, 0);
+				17: ucode = I(O_ST, 0, 2, 0, 6);   // f1[k]
+				18: ucode = I(O_ST, 0, 0, 0, 7);   // f1[k + qn]
 				default: ;
 			endcase
 			// t = f1 * w: CMUL(f1_re, f1_im, w_re, w_im); f = f0 +- t
@@ -143,20 +149,20 @@ module ffsamp_engine #(
 				2: ucode = I(O_LD, 2, 0, 0, 2);    // f1[k]
 				3: ucode = I(O_LD, 3, 0, 0, 3);    // f1[k + qn]
 				4: ucode = I(O_LDW, 4, 0, 0, 0);
-				5: ucode = I(O_MUL, 6, 2, 4, 0);
-				6: ucode = I(O_MUL, 7, 3, 5, 0);
-				7: ucode = I(O_SUB, 6, 6, 7, 0);   // t_re
-				8: ucode = I(O_MUL, 7, 2, 5, 0);
-				9: ucode = I(O_MUL, 8, 3, 4, 0);
-				10: ucode = I(O_ADD, 7, 7, 8, 0);  // t_im
-				11: ucode = I(O_ADD, 8, 0, 6, 0);
-				12: ucode = I(O_ST, 0, 8, 0, 4);   // f[2k]
-				13: ucode = I(O_ADD, 8, 1, 7, 0);
-				14: ucode = I(O_ST, 0, 8, 0, 5);   // f[2k + hn]
-				15: ucode = I(O_SUB, 8, 0, 6, 0);
-				16: ucode = I(O_ST, 0, 8, 0, 6);   // f[2k + 1]
-				17: ucode = I(O_SUB, 8, 1, 7, 0);
-				18: ucode = I(O_ST, 0, 8, 0, 7);   // f[2k + 1 + hn]
+				5: ucode = I(O_MUL, 6, 2, 4, 0);   // f1_re w_re
+				6: ucode = I(O_MUL, 7, 3, 5, 0);   // f1_im w_im
+				7: ucode = I(O_MUL, 2, 2, 5, 0);   // f1_re w_im
+				8: ucode = I(O_MUL, 3, 3, 4, 0);   // f1_im w_re
+				9: ucode = I(O_SUB, 6, 6, 7, 0);   // t_re
+				10: ucode = I(O_ADD, 7, 2, 3, 0);  // t_im
+				11: ucode = I(O_ADD, 2, 0, 6, 0);
+				12: ucode = I(O_SUB, 4, 0, 6, 0);
+				13: ucode = I(O_ADD, 3, 1, 7, 0);
+				14: ucode = I(O_SUB, 5, 1, 7, 0);
+				15: ucode = I(O_ST, 0, 2, 0, 4);   // f[2k]
+				16: ucode = I(O_ST, 0, 4, 0, 6);   // f[2k + 1]
+				17: ucode = I(O_ST, 0, 3, 0, 5);   // f[2k + hn]
+				18: ucode = I(O_ST, 0, 5, 0, 7);   // f[2k + 1 + hn]
 				default: ;
 			endcase
 			// logn 1: split and merge copy two words
@@ -167,36 +173,29 @@ module ffsamp_engine #(
 				3: ucode = I(O_ST, 0, 1, 0, 5);
 				default: ;
 			endcase
-			// tmp[u] = t1[u] - z1[u]
-			K_SUB: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);
-				1: ucode = I(O_LD, 1, 0, 0, 1);
-				2: ucode = I(O_SUB, 0, 0, 1, 0);
-				3: ucode = I(O_ST, 0, 0, 0, 4);
-				default: ;
-			endcase
-			// tmp = tmp * l10: CMUL(a_re, a_im, b_re, b_im)
-			K_MULT: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);
-				1: ucode = I(O_LD, 1, 0, 0, 1);
-				2: ucode = I(O_LD, 2, 0, 0, 2);
-				3: ucode = I(O_LD, 3, 0, 0, 3);
-				4: ucode = I(O_MUL, 4, 0, 2, 0);
-				5: ucode = I(O_MUL, 5, 1, 3, 0);
-				6: ucode = I(O_SUB, 4, 4, 5, 0);
-				7: ucode = I(O_MUL, 5, 0, 3, 0);
-				8: ucode = I(O_MUL, 6, 1, 2, 0);
-				9: ucode = I(O_ADD, 5, 5, 6, 0);
-				10: ucode = I(O_ST, 0, 4, 0, 4);
-				11: ucode = I(O_ST, 0, 5, 0, 5);
-				default: ;
-			endcase
-			// tmp[u] = tmp[u] + t0[u]
-			K_ADDK: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);
-				1: ucode = I(O_LD, 1, 0, 0, 1);
-				2: ucode = I(O_ADD, 0, 0, 1, 0);
-				3: ucode = I(O_ST, 0, 0, 0, 4);
+			// slot u: d = t1 - z1 (poly_sub); a = CMUL(d, l10) (poly_mul_fft);
+			// tmp = a + t0 (poly_add)
+			K_T0: case (pc)
+				0: ucode = I(O_LD, 0, 0, 0, 0);    // t1[u]
+				1: ucode = I(O_LD, 1, 0, 0, 1);    // z1[u]
+				2: ucode = I(O_LD, 2, 0, 0, 2);    // t1[u + hn]
+				3: ucode = I(O_LD, 3, 0, 0, 3);    // z1[u + hn]
+				4: ucode = I(O_LD, 4, 0, 0, 4);    // l10[u]
+				5: ucode = I(O_LD, 5, 0, 0, 5);    // l10[u + hn]
+				6: ucode = I(O_SUB, 0, 0, 1, 0);   // d_re
+				7: ucode = I(O_SUB, 2, 2, 3, 0);   // d_im
+				8: ucode = I(O_LD, 6, 0, 0, 6);    // t0[u]
+				9: ucode = I(O_LD, 7, 0, 0, 7);    // t0[u + hn]
+				10: ucode = I(O_MUL, 1, 0, 4, 0);  // d_re l_re
+				11: ucode = I(O_MUL, 3, 2, 5, 0);  // d_im l_im
+				12: ucode = I(O_MUL, 0, 0, 5, 0);  // d_re l_im
+				13: ucode = I(O_MUL, 2, 2, 4, 0);  // d_im l_re
+				14: ucode = I(O_SUB, 1, 1, 3, 0);  // a_re
+				15: ucode = I(O_ADD, 0, 0, 2, 0);  // a_im
+				16: ucode = I(O_ADD, 1, 1, 6, 0);
+				17: ucode = I(O_ADD, 0, 0, 7, 0);
+				18: ucode = I(O_ST, 0, 1, 0, 8);   // tmp[u]
+				19: ucode = I(O_ST, 0, 0, 0, 9);   // tmp[u + hn]
 				default: ;
 			endcase
 			// samp_pair: z0 = SamplerZ(t0, s), z1 = SamplerZ(t1, s)
@@ -217,9 +216,8 @@ module ffsamp_engine #(
 
 	// ---------------------------------------------------------------
 	// state
-	localparam [3:0] S_IDLE = 4'd0, S_NODE = 4'd1, S_FETCH = 4'd2, S_LD = 4'd3,
-	                 S_LDW = 4'd4, S_FP = 4'd5, S_WAIT = 4'd6, S_SZ = 4'd7,
-	                 S_SZW = 4'd8, S_DONE = 4'd9, S_ABORT = 4'd10;
+	localparam [3:0] S_IDLE = 4'd0, S_NODE = 4'd1, S_ISSUE = 4'd2,
+	                 S_SZ = 4'd7, S_SZW = 4'd8, S_DONE = 4'd9, S_ABORT = 4'd10;
 	reg  [3:0]  st_q;
 	reg  [3:0]  logn_q;          // degree of the command
 	reg  [3:0]  d_q;             // stack depth (node logn = logn_q - d_q)
@@ -231,14 +229,14 @@ module ffsamp_engine #(
 	reg  [2:0]  err_q;
 	reg  [15:0] nsamp_q;
 
-	// stack of frames (work addresses; tree offsets)
+	// stack of frames (work addresses; tree addresses with bit 15 set)
 	reg  [15:0] fr_tree [0:MAXLOGN];
 	reg  [15:0] fr_t0   [0:MAXLOGN];
 	reg  [15:0] fr_t1   [0:MAXLOGN];
 	reg  [15:0] fr_z0   [0:MAXLOGN];
 	reg  [15:0] fr_z1   [0:MAXLOGN];
 	reg  [15:0] fr_tmp  [0:MAXLOGN];
-	reg  [3:0]  fr_ph   [0:MAXLOGN];
+	reg  [2:0]  fr_ph   [0:MAXLOGN];
 
 	// running kernel
 	reg  [2:0]  kind_q;
@@ -246,18 +244,22 @@ module ffsamp_engine #(
 	reg  [10:0] k_q, kcnt_q;     // element index, element count
 	reg  [15:0] ba_q, bb_q, bc_q, bd_q, be_q;
 	reg  [10:0] hn_q, qn_q;
-	reg  [3:0]  cnt_q;
-	reg         issued_q;
-	reg  [63:0] rf_q [0:15];
+	reg  [63:0] rf_q [0:7];
+	reg  [7:0]  pend_q;          // register waiting for a result
+	// write-back tags {valid, rd, half} of the adder / multiplier pipelines
+	reg  [4:0]  wba_q [0:6];     // the adder's result: 7 cycles after issue
+	reg  [3:0]  wbm_q [0:5];     // the multiplier's: 6 cycles after issue
+	reg  [3:0]  wbl_q;           // {valid, rd} of a memory load
 
 	wire [3:0]  nl = logn_q - d_q;                 // node logn
 	wire [10:0] nn = 11'd1 << nl;                  // node size
 	wire [10:0] nh = nn >> 1;
 	wire [15:0] sub_tree = {12'd0, nl} << (nl - 4'd1);  // TREESIZE(nl - 1)
 
-	wire [18:0] ins = ucode(kind_q, pc_q);
-	wire [3:0]  i_op = ins[18:15], i_rd = ins[14:11], i_ra = ins[10:7], i_rb = ins[6:3];
-	wire [2:0]  i_port = ins[2:0];
+	wire [16:0] ins = ucode(kind_q, pc_q);
+	wire [3:0]  i_op = ins[16:13];
+	wire [2:0]  i_rd = ins[12:10], i_ra = ins[9:7], i_rb = ins[6:4];
+	wire [3:0]  i_port = ins[3:0];
 
 	// element addresses of the running kernel
 	reg  [15:0] port_addr;
@@ -266,57 +268,71 @@ module ffsamp_engine #(
 		port_addr = 16'd0;
 		case (kind_q)
 		K_SPLIT: case (i_port)
-			3'd0: port_addr = ba_q + (k16 << 1);
-			3'd1: port_addr = ba_q + (k16 << 1) + hn16;
-			3'd2: port_addr = ba_q + (k16 << 1) + 16'd1;
-			3'd3: port_addr = ba_q + (k16 << 1) + 16'd1 + hn16;
-			3'd4: port_addr = bc_q + k16;
-			3'd5: port_addr = bc_q + k16 + qn16;
-			3'd6: port_addr = bc_q + hn16 + k16;
+			4'd0: port_addr = ba_q + (k16 << 1);
+			4'd1: port_addr = ba_q + (k16 << 1) + hn16;
+			4'd2: port_addr = ba_q + (k16 << 1) + 16'd1;
+			4'd3: port_addr = ba_q + (k16 << 1) + 16'd1 + hn16;
+			4'd4: port_addr = bc_q + k16;
+			4'd5: port_addr = bc_q + k16 + qn16;
+			4'd6: port_addr = bc_q + hn16 + k16;
 			default: port_addr = bc_q + hn16 + k16 + qn16;
 		endcase
 		K_MERGE: case (i_port)
-			3'd0: port_addr = ba_q + k16;
-			3'd1: port_addr = ba_q + k16 + qn16;
-			3'd2: port_addr = ba_q + hn16 + k16;
-			3'd3: port_addr = ba_q + hn16 + k16 + qn16;
-			3'd4: port_addr = bc_q + (k16 << 1);
-			3'd5: port_addr = bc_q + (k16 << 1) + hn16;
-			3'd6: port_addr = bc_q + (k16 << 1) + 16'd1;
+			4'd0: port_addr = ba_q + k16;
+			4'd1: port_addr = ba_q + k16 + qn16;
+			4'd2: port_addr = ba_q + hn16 + k16;
+			4'd3: port_addr = ba_q + hn16 + k16 + qn16;
+			4'd4: port_addr = bc_q + (k16 << 1);
+			4'd5: port_addr = bc_q + (k16 << 1) + hn16;
+			4'd6: port_addr = bc_q + (k16 << 1) + 16'd1;
 			default: port_addr = bc_q + (k16 << 1) + 16'd1 + hn16;
 		endcase
 		K_COPY: case (i_port)
-			3'd0: port_addr = ba_q;
-			3'd1: port_addr = ba_q + 16'd1;
-			3'd4: port_addr = bc_q;
+			4'd0: port_addr = ba_q;
+			4'd1: port_addr = ba_q + 16'd1;
+			4'd4: port_addr = bc_q;
 			default: port_addr = bc_q + 16'd1;
 		endcase
-		K_SUB, K_ADDK: case (i_port)
-			3'd0: port_addr = (kind_q == K_SUB ? ba_q : bc_q) + k16;
-			3'd1: port_addr = (kind_q == K_SUB ? bb_q : ba_q) + k16;
-			default: port_addr = bc_q + k16;
-		endcase
-		K_MULT: case (i_port)
-			3'd0, 3'd4: port_addr = bc_q + k16;
-			3'd1, 3'd5: port_addr = bc_q + k16 + hn16;
-			3'd2: port_addr = bb_q + k16;
-			default: port_addr = bb_q + k16 + hn16;
+		K_T0: case (i_port)   // ba t1, bb z1, bc tmp, bd tree, be t0
+			4'd0: port_addr = ba_q + k16;
+			4'd1: port_addr = bb_q + k16;
+			4'd2: port_addr = ba_q + k16 + hn16;
+			4'd3: port_addr = bb_q + k16 + hn16;
+			4'd4: port_addr = bd_q + k16;
+			4'd5: port_addr = bd_q + k16 + hn16;
+			4'd6: port_addr = be_q + k16;
+			4'd7: port_addr = be_q + k16 + hn16;
+			4'd8: port_addr = bc_q + k16;
+			default: port_addr = bc_q + k16 + hn16;
 		endcase
 		default: case (i_port)   // K_LEAF
-			3'd0: port_addr = ba_q;
-			3'd1: port_addr = bb_q;
-			3'd2: port_addr = bc_q;
-			3'd4: port_addr = bd_q;
+			4'd0: port_addr = ba_q;
+			4'd1: port_addr = bb_q;
+			4'd2: port_addr = bc_q;
+			4'd4: port_addr = bd_q;
 			default: port_addr = be_q;
 		endcase
 		endcase
 	end
 
+	// issue condition of the current instruction: its operands and its
+	// destination are not waiting for a result
+	reg  can_issue;
+	always @(*) begin
+		case (i_op)
+		O_END: can_issue = (pend_q == 8'd0);
+		O_LD:  can_issue = ~pend_q[i_rd];
+		O_ST:  can_issue = ~pend_q[i_ra];
+		O_LDW: can_issue = ~pend_q[i_rd] & ~pend_q[i_rd + 3'd1];
+		default: can_issue = ~pend_q[i_ra] & ~pend_q[i_rb] & ~pend_q[i_rd];
+		endcase
+	end
+	wire issue = (st_q == S_ISSUE) & can_issue;
+
 	// ---------------------------------------------------------------
 	// memories
 	wire        busy = (st_q != S_IDLE);
-	wire        eng_rd = (st_q == S_FETCH) & (i_op == O_LD);
-	wire        eng_wr = (st_q == S_FETCH) & (i_op == O_ST);
+	wire        eng_wr = issue & (i_op == O_ST);
 	wire [15:0] eng_addr = port_addr;
 	wire [63:0] eng_wdata = rf_q[i_ra];
 
@@ -388,17 +404,21 @@ module ffsamp_engine #(
 			cyc_q <= 32'd0; err_q <= ERR_OK; nsamp_q <= 16'd0;
 			kind_q <= K_SPLIT; pc_q <= 5'd0; k_q <= 11'd0; kcnt_q <= 11'd0;
 			ba_q <= 16'd0; bb_q <= 16'd0; bc_q <= 16'd0; bd_q <= 16'd0; be_q <= 16'd0;
-			hn_q <= 11'd0; qn_q <= 11'd0; cnt_q <= 4'd0; issued_q <= 1'b0;
+			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= 8'd0; wbl_q <= 4'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
-			done_o <= 1'b0; refused_o <= 1'b0; err_o <= ERR_OK; cycles_o <= 32'd0; samples_o <= 16'd0;
-			for (j = 0; j < 16; j = j + 1) rf_q[j] <= 64'd0;
+			done_o <= 1'b0; refused_o <= 1'b0; err_o <= ERR_OK; cycles_o <= 32'd0;
+			samples_o <= 16'd0;
+			for (j = 0; j < 8; j = j + 1) rf_q[j] <= 64'd0;
+			for (j = 0; j < 7; j = j + 1) wba_q[j] <= 5'd0;
+			for (j = 0; j < 6; j = j + 1) wbm_q[j] <= 4'd0;
 			for (j = 0; j <= MAXLOGN; j = j + 1) begin
 				fr_tree[j] <= 16'd0; fr_t0[j] <= 16'd0; fr_t1[j] <= 16'd0;
 				fr_z0[j] <= 16'd0; fr_z1[j] <= 16'd0; fr_tmp[j] <= 16'd0;
-				fr_ph[j] <= 4'd0;
+				fr_ph[j] <= 3'd0;
 			end
 		end else begin
 			done_o <= 1'b0;
+			refused_o <= start_i & busy;
 			if (!busy) begin
 				if (mem_we_i & mem_sel_i) tree_ok_q <= 1'b0;
 				if (tree_commit_i) begin
@@ -406,7 +426,22 @@ module ffsamp_engine #(
 				end
 			end
 			if (busy) cyc_q <= cyc_q + 32'd1;
-			refused_o <= start_i & busy;
+
+			// write-back: pipelines move on every cycle; a result clears
+			// its register's pending bit (issue below may set another)
+			wba_q[0] <= 5'd0; wbm_q[0] <= 4'd0; wbl_q <= 4'd0;
+			for (j = 1; j < 7; j = j + 1) wba_q[j] <= wba_q[j - 1];
+			for (j = 1; j < 6; j = j + 1) wbm_q[j] <= wbm_q[j - 1];
+			if (wba_q[6][4]) rf_q[wba_q[6][3:1]] <= wba_q[6][0] ? fhalf(add_y) : add_y;
+			if (wbm_q[5][3]) rf_q[wbm_q[5][2:0]] <= mul_y;
+			if (wbl_q[3]) rf_q[wbl_q[2:0]] <= rdata;
+			for (j = 0; j < 8; j = j + 1) begin
+				if ((wba_q[6][4] && wba_q[6][3:1] == j) ||
+				    (wbm_q[5][3] && wbm_q[5][2:0] == j) ||
+				    (wbl_q[3] && wbl_q[2:0] == j))
+					pend_q[j] <= 1'b0;
+			end
+
 			if (wdog_hit) begin
 				err_q <= ERR_WDOG; st_q <= S_ABORT;
 			end else
@@ -428,127 +463,104 @@ module ffsamp_engine #(
 					fr_z0[0] <= 16'd2 << logn_i;
 					fr_z1[0] <= 16'd3 << logn_i;
 					fr_tmp[0] <= 16'd4 << logn_i;
-					fr_ph[0] <= 4'd0;
+					fr_ph[0] <= 3'd0;
 					st_q <= S_NODE;
 				end
 			end
 			// the next phase of the node on top of the stack
 			S_NODE: begin
-				pc_q <= 5'd0; k_q <= 11'd0; issued_q <= 1'b0;
+				pc_q <= 5'd0; k_q <= 11'd0;
 				hn_q <= nh; qn_q <= nh >> 1;
 				if (nl == 4'd0) begin
-					if (fr_ph[d_q] == 4'd0) begin
+					if (fr_ph[d_q] == 3'd0) begin
 						kind_q <= K_LEAF; kcnt_q <= 11'd1;
 						ba_q <= fr_t0[d_q]; bb_q <= fr_t1[d_q]; bc_q <= fr_tree[d_q];
 						bd_q <= fr_z0[d_q]; be_q <= fr_z1[d_q];
-						st_q <= S_FETCH;
+						st_q <= S_ISSUE;
 					end else begin
 						d_q <= d_q - 4'd1;
-						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 4'd1;
+						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 3'd1;
 					end
 				end else case (fr_ph[d_q])
-				4'd0, 4'd6: begin   // split
+				3'd0, 3'd4: begin   // split
 					kind_q <= (nl == 4'd1) ? K_COPY : K_SPLIT;
 					kcnt_q <= (nl == 4'd1) ? 11'd1 : {1'b0, nh[10:1]};
-					ba_q <= (fr_ph[d_q] == 4'd0) ? fr_t1[d_q] : fr_tmp[d_q];
-					bc_q <= (fr_ph[d_q] == 4'd0) ? fr_z1[d_q] : fr_z0[d_q];
-					st_q <= S_FETCH;
+					ba_q <= (fr_ph[d_q] == 3'd0) ? fr_t1[d_q] : fr_tmp[d_q];
+					bc_q <= (fr_ph[d_q] == 3'd0) ? fr_z1[d_q] : fr_z0[d_q];
+					st_q <= S_ISSUE;
 				end
-				4'd2, 4'd8: begin   // merge
+				3'd2, 3'd6: begin   // merge
 					kind_q <= (nl == 4'd1) ? K_COPY : K_MERGE;
 					kcnt_q <= (nl == 4'd1) ? 11'd1 : {1'b0, nh[10:1]};
 					ba_q <= fr_tmp[d_q];
-					bc_q <= (fr_ph[d_q] == 4'd2) ? fr_z1[d_q] : fr_z0[d_q];
-					st_q <= S_FETCH;
+					bc_q <= (fr_ph[d_q] == 3'd2) ? fr_z1[d_q] : fr_z0[d_q];
+					st_q <= S_ISSUE;
 				end
-				4'd1, 4'd7: begin   // child: right (z1) then left (z0); the
+				3'd1, 3'd5: begin   // child: right (z1) then left (z0); the
 					// phase moves on when the child returns
 					fr_tree[d_q + 4'd1] <= fr_tree[d_q] + {5'd0, nn} +
-						((fr_ph[d_q] == 4'd1) ? sub_tree : 16'd0);
+						((fr_ph[d_q] == 3'd1) ? sub_tree : 16'd0);
 					fr_z0[d_q + 4'd1] <= fr_tmp[d_q];
 					fr_z1[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nh};
-					fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 4'd1) ? fr_z1[d_q] : fr_z0[d_q];
-					fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 4'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
+					fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
+					fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
 						{5'd0, nh};
 					fr_tmp[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nn};
-					fr_ph[d_q + 4'd1] <= 4'd0;
+					fr_ph[d_q + 4'd1] <= 3'd0;
 					d_q <= d_q + 4'd1;
 				end
-				4'd3: begin         // tmp = t1 - z1
-					kind_q <= K_SUB; kcnt_q <= nn;
+				3'd3: begin         // tmp = (t1 - z1) * l10 + t0
+					kind_q <= K_T0; kcnt_q <= nh;
 					ba_q <= fr_t1[d_q]; bb_q <= fr_z1[d_q]; bc_q <= fr_tmp[d_q];
-					st_q <= S_FETCH;
+					bd_q <= fr_tree[d_q]; be_q <= fr_t0[d_q];
+					st_q <= S_ISSUE;
 				end
-				4'd4: begin         // tmp *= l10
-					kind_q <= K_MULT; kcnt_q <= nh;
-					bb_q <= fr_tree[d_q]; bc_q <= fr_tmp[d_q];
-					st_q <= S_FETCH;
-				end
-				4'd5: begin         // tmp += t0
-					kind_q <= K_ADDK; kcnt_q <= nn;
-					ba_q <= fr_t0[d_q]; bc_q <= fr_tmp[d_q];
-					st_q <= S_FETCH;
-				end
-				default: begin      // 9: return
+				default: begin      // 7: return
 					if (d_q == 4'd0) st_q <= S_DONE;
 					else begin
 						d_q <= d_q - 4'd1;
-						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 4'd1;
+						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 3'd1;
 					end
 				end
 				endcase
 			end
-			// one micro-instruction
-			S_FETCH: begin
-				issued_q <= 1'b0;
+			// issue the current instruction when its registers are ready
+			S_ISSUE: if (issue) begin
+				pc_q <= pc_q + 5'd1;
 				case (i_op)
 				O_END: begin
+					pc_q <= 5'd0;
 					if (k_q + 11'd1 == kcnt_q) begin
-						fr_ph[d_q] <= fr_ph[d_q] + 4'd1;
+						fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
 						st_q <= S_NODE;
 					end else begin
-						k_q <= k_q + 11'd1; pc_q <= 5'd0;
+						k_q <= k_q + 11'd1;
 					end
 				end
-				O_LD:  st_q <= S_LD;       // address presented this cycle
-				O_LDW: st_q <= S_LDW;      // ROM address is hn + k
-				O_ST:  pc_q <= pc_q + 5'd1;
-				O_SZ:  st_q <= S_SZ;
+				O_LD: begin   // address presented this cycle, data next
+					wbl_q <= {1'b1, i_rd}; pend_q[i_rd] <= 1'b1;
+				end
+				O_LDW: begin  // ROM output (address hn + k) is stable
+					rf_q[i_rd] <= root[127:64];
+					rf_q[i_rd + 3'd1] <= root[63:0];
+				end
+				O_ST: ;       // written this cycle
+				O_SZ: begin
+					pc_q <= pc_q; st_q <= S_SZ;
+				end
 				O_ADD, O_SUB, O_ADDH, O_SUBH: begin
 					add_a_q <= rf_q[i_ra];
 					add_b_q <= (i_op == O_SUB || i_op == O_SUBH) ? (rf_q[i_rb] ^ SIGN) : rf_q[i_rb];
-					cnt_q <= LAT_ADD - 1; st_q <= S_WAIT;
+					wba_q[0] <= {1'b1, i_rd, (i_op == O_ADDH || i_op == O_SUBH)};
+					pend_q[i_rd] <= 1'b1;
 				end
 				default: begin   // O_MUL, O_MULN
 					mul_a_q <= rf_q[i_ra];
 					mul_b_q <= (i_op == O_MULN) ? (rf_q[i_rb] ^ SIGN) : rf_q[i_rb];
-					cnt_q <= LAT_MUL - 1; st_q <= S_WAIT;
+					wbm_q[0] <= {1'b1, i_rd};
+					pend_q[i_rd] <= 1'b1;
 				end
 				endcase
-			end
-			S_LD: begin
-				rf_q[i_rd] <= rdata;
-				pc_q <= pc_q + 5'd1; st_q <= S_FETCH;
-			end
-			S_LDW: begin
-				if (!issued_q) issued_q <= 1'b1;   // ROM output registered
-				else begin
-					rf_q[i_rd] <= root[127:64];
-					rf_q[i_rd + 4'd1] <= root[63:0];
-					pc_q <= pc_q + 5'd1; st_q <= S_FETCH;
-				end
-			end
-			S_WAIT: begin
-				if (cnt_q == 4'd0) st_q <= S_FP;
-				else cnt_q <= cnt_q - 4'd1;
-			end
-			S_FP: begin
-				case (i_op)
-				O_ADD, O_SUB: rf_q[i_rd] <= add_y;
-				O_ADDH, O_SUBH: rf_q[i_rd] <= fhalf(add_y);
-				default: rf_q[i_rd] <= mul_y;
-				endcase
-				pc_q <= pc_q + 5'd1; st_q <= S_FETCH;
 			end
 			S_SZ: st_q <= S_SZW;   // samplerz takes start in this cycle
 			S_SZW: if (sz_done) begin
@@ -557,14 +569,16 @@ module ffsamp_engine #(
 					err_q <= 3'd4 + {1'b0, sz_err}; st_q <= S_DONE;
 				end else begin
 					rf_q[i_rd] <= sz_f;
-					pc_q <= pc_q + 5'd1; st_q <= S_FETCH;
+					pc_q <= pc_q + 5'd1; st_q <= S_ISSUE;
 				end
 			end
 			// watchdog: wait for SamplerZ (bounded by its trial limit)
-			S_ABORT: if (!sz_busy) st_q <= S_DONE;
+			// (and for the results in flight)
+			S_ABORT: if (!sz_busy && pend_q == 8'd0) st_q <= S_DONE;
 			S_DONE: begin
 				done_o <= 1'b1; err_o <= err_q;
 				cycles_o <= cyc_q; samples_o <= nsamp_q;
+				pend_q <= 8'd0;
 				st_q <= S_IDLE;
 			end
 			default: st_q <= S_IDLE;
