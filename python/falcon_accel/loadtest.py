@@ -15,7 +15,12 @@ on any error. ``--spawn`` starts its own server (a subprocess with a
 temporary key directory and token) on an ephemeral port; ``--baseline``
 also measures the raw C batch throughput (falcon_accel.sign_batch /
 verify_batch on a pool of the same number of threads) on this machine
-and prints the ratio service/raw.
+and prints the ratio service/raw. With ``--spawn`` it also reports the
+CPU time per request over the timed phases (from /proc, so independent of
+how busy the machine is, unlike the ratio): the server's event-loop
+thread, its broker workers, and the load-test client itself, which runs
+on the same CPUs (on uvloop when installed, answers compared byte for
+byte with the expected JSON before any parsing).
 """
 from __future__ import annotations
 
@@ -259,8 +264,11 @@ class Workload:
 async def run_load(host: str, port: int, token: Optional[str], mode: str,
                    clients: int, duration: float, max_requests: int,
                    batch: int, fmt: str = "compressed",
-                   inline_pk: bool = False) -> Dict[str, Any]:
-    """Run the load; returns the report (errors listed in it)."""
+                   inline_pk: bool = False,
+                   server_pid: Optional[int] = None) -> Dict[str, Any]:
+    """Run the load; returns the report (errors listed in it). With
+    server_pid (a server on this machine), the report has the CPU time per
+    request of the server's threads over the timed phase."""
     setup_conn = Connection(host, port, token)
     wl = Workload(mode, batch, fmt, inline_pk)
     try:
@@ -316,9 +324,12 @@ async def run_load(host: str, port: int, token: Optional[str], mode: str,
         finally:
             await conn.close()
 
-    t0 = time.monotonic()
+    srv0 = thread_cpu_s(server_pid) if server_pid else {}
+    t0, cpu0 = time.monotonic(), time.process_time()
     await asyncio.gather(*(client(i) for i in range(clients)))
     elapsed = time.monotonic() - t0
+    client_cpu = time.process_time() - cpu0
+    srv1 = thread_cpu_s(server_pid) if server_pid else {}
 
     # Every signature must verify (outside the timed phase).
     checked = 0
@@ -334,7 +345,10 @@ async def run_load(host: str, port: int, token: Optional[str], mode: str,
                           "verify")
     n_ok = len(latencies)
     lat = percentiles(latencies)
-    return {
+    extra: Dict[str, Any] = {}
+    if srv0 and srv1:
+        extra["_cpu"] = cpu_per_request(server_pid, srv0, srv1, n_ok)
+    return {**extra,
         "_latencies": latencies, "_errors": errors,
         "mode": mode, "clients": clients, "duration_s": round(elapsed, 3),
         "requests": n_ok, "items_per_request": wl.items_per_request,
@@ -343,6 +357,7 @@ async def run_load(host: str, port: int, token: Optional[str], mode: str,
         if elapsed else 0.0,
         "latency_ms": {k: round(v * 1000, 3) for k, v in lat.items()},
         "signatures_checked": checked,
+        "client_cpu_s": round(client_cpu, 4),
         "errors": len(errors), "error_samples": errors[:5],
         "format": fmt, "key_addressing": "inline public key" if inline_pk
         else "key_id",
@@ -419,6 +434,41 @@ def raw_baseline(mode: str, threads: int, seconds: float, batch: int = 256,
         return {"threads": pool.threads, "items_per_s": round(n / dt, 1)}
 
 
+def thread_cpu_s(pid: int) -> Dict[str, float]:
+    """CPU seconds (user + system) of each thread of process pid, by
+    thread id, from /proc (Linux); {} where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: Dict[str, float] = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        out[tid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def cpu_per_request(pid: int, before: Dict[str, float],
+                    after: Dict[str, float], requests: int
+                    ) -> Dict[str, float]:
+    """Server CPU ms per request between two thread_cpu_s readings: the
+    event-loop thread (the process's main thread) and the others (the
+    broker's workers)."""
+    main = sum(v - before.get(t, 0.0) for t, v in after.items()
+               if t == str(pid))
+    rest = sum(v - before.get(t, 0.0) for t, v in after.items()
+               if t != str(pid))
+    n = max(1, requests)
+    return {"server_main_ms": round(1000 * main / n, 4),
+            "server_workers_ms": round(1000 * rest / n, 4)}
+
+
 class SpawnedServer:
     """A server subprocess on an ephemeral loopback port."""
 
@@ -477,6 +527,7 @@ def merge_rounds(results: List[Dict[str, Any]]) -> Dict[str, Any]:
         "latency_ms": {k: round(v * 1000, 3)
                        for k, v in percentiles(lat).items()},
         "signatures_checked": sum(r["signatures_checked"] for r in results),
+        "client_cpu_s": round(sum(r["client_cpu_s"] for r in results), 4),
         "errors": len(errors), "error_samples": errors[:5]})
     return out
 
@@ -548,7 +599,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             results.append(run_on_fast_loop(run_load(
                 host, port, token, args.mode, args.clients, chunk,
                 max(1, args.max_requests // rounds), args.batch,
-                args.format, args.inline_pk)))
+                args.format, args.inline_pk,
+                spawned.proc.pid if spawned else None)))
         if args.baseline:
             bases.append(raw_baseline(args.mode, args.threads,
                                       min(chunk, 5.0),
@@ -560,6 +612,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         if spawned is not None:
             spawned.stop()
     report = merge_rounds(results)
+    cpus = [r["_cpu"] for r in results if "_cpu" in r]
+    if cpus:
+        n = report["requests"] or 1
+        report["cpu_ms_per_request"] = {
+            "server_main": round(sum(c["server_main_ms"] * r["requests"]
+                                     for c, r in zip(cpus, results)) / n, 4),
+            "server_workers": round(sum(
+                c["server_workers_ms"] * r["requests"]
+                for c, r in zip(cpus, results)) / n, 4),
+            "client": round(1000 * sum(r["client_cpu_s"] for r in results)
+                            / n, 4)}
     if args.baseline:
         ratios = [res["items_per_s"] / ((bases[i] + bases[i + 1]) / 2)
                   for i, res in enumerate(results)]
@@ -588,6 +651,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"{report['raw_c_items_per_s']} items/s (phases: {runs})")
             print(f"  service/raw per round: {report['round_ratios']}; "
                   f"median {report['service_over_raw']}")
+        cpu = report.get("cpu_ms_per_request")
+        if cpu:
+            print(f"  CPU ms/request: server event loop "
+                  f"{cpu['server_main']}, server workers "
+                  f"{cpu['server_workers']}, load-test client "
+                  f"{cpu['client']}")
         print(f"  errors: {report['errors']}")
         for e in report["error_samples"]:
             print(f"    {e}")

@@ -64,3 +64,9 @@ def test_cli_spawn_with_baseline(capsys):
     assert rep["raw_c_items_per_s"] > 0 and rep["service_over_raw"] > 0
     assert rep["rounds"] == 2 and len(rep["raw_c_runs_items_per_s"]) == 3
     assert len(rep["round_ratios"]) == 2
+    # CPU per request of the spawned server's threads (from /proc) and of
+    # the client, over the timed phases.
+    cpu = rep["cpu_ms_per_request"]
+    assert set(cpu) == {"server_main", "server_workers", "client"}
+    assert cpu["client"] > 0 and cpu["server_main"] >= 0 \
+        and cpu["server_workers"] >= 0
