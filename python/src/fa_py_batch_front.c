@@ -6,9 +6,11 @@
  * A front holds the keys the service has loaded (key id -> encoded public
  * and private key) and scratch buffers sized for the largest request.
  * fa_py_front_submit reads a batch body with fa_py_scan_batch, looks its
- * key ids up, decodes the base64 fields into the broker's packed item
- * layout with fa_py_pack_b64_spans and submits the job; fa_py_job_json
- * writes the answer. Anything the front does not handle (other fields,
+ * key ids up, decodes the base64 fields with fa_py_pack_b64_spans (keys
+ * of length 0: the messages and signatures back to back) and submits the
+ * items (fa_broker_item, each pointing at its key in the front: the job
+ * then holds one copy per run of equal keys); fa_py_job_json writes the
+ * answer. Anything the front does not handle (other fields,
  * escapes, an unknown key id, invalid base64, an impossible signature
  * size, a format spelled otherwise than exactly) is left to the caller's
  * detailed path, which names the culprit: nothing is submitted then.
@@ -56,8 +58,9 @@ typedef struct fa_py_front {
 	size_t max_items;
 	size_t *spans;          /* 6 per item (fa_py_scan_batch) */
 	uint32_t *key_idx;      /* per item */
-	size_t *lens;           /* 3 per item (packed lengths) */
-	uint8_t *out;           /* packed items */
+	size_t *lens;           /* 3 per item (decoded lengths) */
+	fa_broker_item *items;  /* per item */
+	uint8_t *out;           /* decoded messages and signatures */
 	size_t out_cap;
 } fa_py_front;
 
@@ -117,13 +120,15 @@ fa_py_front_new(size_t max_items)
 	f->spans = malloc(6 * max_items * sizeof *f->spans);
 	f->key_idx = malloc(max_items * sizeof *f->key_idx);
 	f->lens = malloc(3 * max_items * sizeof *f->lens);
+	f->items = malloc(max_items * sizeof *f->items);
 	if (f->keys == NULL || f->spans == NULL || f->key_idx == NULL
-		|| f->lens == NULL)
+		|| f->lens == NULL || f->items == NULL)
 	{
 		free(f->keys);
 		free(f->spans);
 		free(f->key_idx);
 		free(f->lens);
+		free(f->items);
 		free(f);
 		return NULL;
 	}
@@ -146,8 +151,8 @@ fa_py_front_free(fa_py_front *f)
 	free(f->spans);
 	free(f->key_idx);
 	free(f->lens);
-	/* May hold private keys of the last sign request. */
-	wipe_free(f->out, f->out_cap);
+	free(f->items);
+	free(f->out);
 	free(f);
 }
 
@@ -292,14 +297,14 @@ fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
 	size_t body_len, int64_t timeout_us, uint64_t tag, fa_job **job,
 	int *sig_format)
 {
+	static const size_t no_key_lens[FRONT_MAX_KEYS];
+	static const uint8_t no_key[1];
 	size_t key_spans[2 * FRONT_MAX_KEYS], info[4];
 	const front_key *ring[FRONT_MAX_KEYS];
-	size_t key_lens[FRONT_MAX_KEYS];
-	uint8_t *keyblob = NULL;
-	size_t nkeys, n, k, i, need, kmax = 0, kall = 0;
+	size_t nkeys, n, k, i, pos;
 	unsigned per;
 	long packed;
-	int fmt, err;
+	int fmt;
 	fa_job_options opt;
 
 	*job = NULL;
@@ -331,47 +336,44 @@ fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
 			return FRONT_DETAILED;
 		}
 		ring[k] = e;
-		key_lens[k] = op == FA_OP_SIGN ? e->sk_len : e->pk_len;
-		kmax = key_lens[k] > kmax ? key_lens[k] : kmax;
-		kall += key_lens[k];
-	}
-	/* The packer takes the keys back to back. */
-	keyblob = malloc(kall);
-	if (keyblob == NULL) {
-		return FA_ERR_INTERNAL;
-	}
-	for (k = 0, i = 0; k < nkeys; k ++) {
-		memcpy(keyblob + i, op == FA_OP_SIGN ? ring[k]->sk : ring[k]->pk,
-			key_lens[k]);
-		i += key_lens[k];
 	}
 	/* Decoded fields take at most 3/4 of their text in the body. */
-	need = n * kmax + body_len;
-	if (need > f->out_cap) {
-		uint8_t *no = malloc(need);
+	if (body_len > f->out_cap) {
+		uint8_t *no = malloc(body_len);
 
 		if (no == NULL) {
-			wipe_free(keyblob, kall);
 			return FA_ERR_INTERNAL;
 		}
-		wipe_free(f->out, f->out_cap);
+		free(f->out);
 		f->out = no;
-		f->out_cap = need;
+		f->out_cap = body_len;
 	}
-	packed = fa_py_pack_b64_spans(keyblob, key_lens, nkeys, f->key_idx,
+	/* Keys of length 0: only the decoded fields, back to back. */
+	packed = fa_py_pack_b64_spans(no_key, no_key_lens, nkeys, f->key_idx,
 		body, f->spans, per, n, f->out, f->out_cap, f->lens);
-	wipe_free(keyblob, kall);
 	if (packed < 0) {
 		return FRONT_DETAILED;
 	}
-	if (op == FA_OP_VERIFY) {
-		for (i = 0; i < n; i ++) {
-			unsigned logn = ring[f->key_idx[i]]->pk[0];
-			size_t sl = f->lens[3 * i + 2];
+	for (i = 0, pos = 0; i < n; i ++) {
+		const front_key *e = ring[f->key_idx[i]];
+		const size_t *l = f->lens + (1 + per) * i;
+		fa_broker_item *it = &f->items[i];
 
-			if (sl < 42 || sl > FA_SIG_MAXSIZE(logn)) {
+		it->key = op == FA_OP_SIGN ? e->sk : e->pk;
+		it->key_len = op == FA_OP_SIGN ? e->sk_len : e->pk_len;
+		it->msg = f->out + pos;
+		it->msg_len = l[1];
+		pos += l[1];
+		it->sig = NULL;
+		it->sig_len = 0;
+		if (op == FA_OP_VERIFY) {
+			/* pk[0] is logn (checked by fa_py_front_put_key). */
+			if (l[2] < 42 || l[2] > FA_SIG_MAXSIZE(e->pk[0])) {
 				return FRONT_DETAILED;
 			}
+			it->sig = f->out + pos;
+			it->sig_len = l[2];
+			pos += l[2];
 		}
 	}
 	memset(&opt, 0, sizeof opt);
@@ -380,13 +382,8 @@ fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
 	opt.timeout_us = timeout_us;
 	opt.tag = tag;
 	opt.notify = 1;
-	err = fa_broker_submit_packed(b, &opt, f->out, (size_t)packed,
-		f->lens, n, job);
-	if (op == FA_OP_SIGN) {
-		memset(f->out, 0, (size_t)packed);   /* private keys */
-	}
 	*sig_format = fmt;
-	return err;
+	return fa_broker_submit(b, &opt, f->items, n, job);
 }
 
 /* ------------------------------------------------------------------ */
