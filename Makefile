@@ -1,5 +1,6 @@
 # Convenience targets; the README's scripts are the reference commands.
-.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth fuzz-campaign fuzz-corpus
+.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth fuzz-campaign fuzz-corpus \
+	fido2-soc-e2e fido2-soc-host-e2e fido2-soc-smoke
 
 all:
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release
@@ -79,3 +80,15 @@ fuzz-corpus:
 	cmake --build build/release -j2 --target falcon_accel
 	$(CC) -O2 -Iinclude tests/fuzz/gen_api_corpus.c build/release/libfalcon_accel.a -lm -o build/release/gen_api_corpus
 	build/release/gen_api_corpus tests/fuzz/corpus/api
+
+# The FIDO2 key as SoC firmware (fw/fido2_main.c via falcon-accel-fido2-soc):
+# the whole e2e suite on the simulated SoC (hours), the same suite on the
+# firmware's device code in-process (seconds), and the CI smoke.
+fido2-soc-e2e:
+	tests/fido2/run_soc_e2e.sh soc
+
+fido2-soc-host-e2e:
+	tests/fido2/run_soc_e2e.sh soc-host
+
+fido2-soc-smoke:
+	tests/fido2/run_soc_smoke.sh

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "soc_client.h"
 #include "soc_proto.h"
@@ -44,6 +47,11 @@ static const char *env_or(const char *name, const char *def)
 }
 
 fa_soc *fa_soc_open(char *err, size_t err_len)
+{
+	return fa_soc_open_ex(NULL, err, err_len);
+}
+
+fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 {
 	const char *sim = env_or("FALCON_ACCEL_SOC_SIM", FA_SOC_SIM_DEFAULT);
 	const char *fw = env_or("FALCON_ACCEL_SOC_FW", FA_SOC_FW_DEFAULT);
@@ -86,9 +94,23 @@ fa_soc *fa_soc_open(char *err, size_t err_len)
 		if (fd >= 0) {
 			dup2(fd, 2);
 		}
+		const char *argv[16];
+		unsigned na = 0;
+
 		close(in[1]);
 		close(out[0]);
-		execl(sim, sim, "--fw", fw, (char *)NULL);
+#ifdef __linux__
+		/* the simulation must not outlive its host (kill -9 included) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		argv[na ++] = sim;
+		argv[na ++] = "--fw";
+		argv[na ++] = fw;
+		while (extra_args != NULL && *extra_args != NULL && na < 15) {
+			argv[na ++] = *extra_args ++;
+		}
+		argv[na] = NULL;
+		execv(sim, (char *const *)argv);
 		_exit(127);
 	}
 	close(in[0]);

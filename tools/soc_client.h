@@ -40,6 +40,9 @@ typedef struct {
 
 /* Start the simulation; NULL on failure with a message in err. */
 fa_soc *fa_soc_open(char *err, size_t err_len);
+/* The same with more simulator arguments (NULL-terminated list, at most
+   12), e.g. "--flash", FILE, ... */
+fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len);
 void fa_soc_close(fa_soc *s);
 
 /* One request (raw bytes: header and fields already encoded). Returns

@@ -10,7 +10,14 @@
  * Console bytes from the UART go to stderr (or --console FILE).
  *
  *   soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]
+ *           [--flash FILE --flash-base ADDR --flash-size N]
  *
+ * --flash: a RAM region that stands for the firmware's flash (the FIDO2
+ * firmware, fw/fido2_main.c) is loaded from FILE at start (filled with
+ * 0xFF, erased flash, when FILE does not exist) and written back to FILE
+ * (temporary file, fsync, rename) whenever it changed, before the reply
+ * that follows the change is sent: what the firmware acknowledged
+ * survives a restart of the simulator.
  * A request that the firmware does not answer within N cycles (default
  * 4e10) gets an FA_SOC_ST_SIM_TIMEOUT reply from the harness, which then
  * exits; a core double fault is reported the same way. End of stdin ends
@@ -21,7 +28,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "Vfalcon_accel_top.h"
 #include "Vsoc_top.h"
@@ -189,6 +200,17 @@ struct Harness {
 		}
 	}
 
+	void ram_read(uint32_t addr, uint8_t *p, size_t len)    /* word aligned */
+	{
+		svSetScope(ram_scope);
+		for (size_t i = 0; i < len; i += 4) {
+			uint32_t w = soc_ram_peek((addr + (uint32_t)i - FA_SOC_RAM_BASE) >> 2);
+			for (size_t j = 0; j < 4 && i + j < len; j ++) {
+				p[i + j] = (uint8_t)(w >> (8 * j));
+			}
+		}
+	}
+
 	void mbuf_write(uint32_t off, const uint8_t *p, size_t len)
 	{
 		svSetScope(mbox_scope);
@@ -254,6 +276,68 @@ int load_elf(Harness &h, const char *path)
 	return 0;
 }
 
+/* The flash image (--flash): RAM region <-> FILE. */
+struct Flash {
+	const char *path = nullptr;
+	uint32_t base = 0, size = 0;
+	std::vector<uint8_t> saved;
+
+	int load(Harness &h)
+	{
+		if ((base & 3) != 0 || (size & 3) != 0 || size == 0 || base < FA_SOC_RAM_BASE
+			|| (uint64_t)base + size > (uint64_t)FA_SOC_RAM_BASE + FA_SOC_RAM_SIZE)
+		{
+			fprintf(stderr, "soc_sim: --flash region 0x%08x+0x%x is not word-aligned "
+				"RAM\n", base, size);
+			return -1;
+		}
+		saved.assign(size, 0xFF);
+		FILE *f = fopen(path, "rb");
+		if (f != nullptr) {
+			size_t n = fread(saved.data(), 1, size, f);
+			int extra = fgetc(f);
+			fclose(f);
+			if (n != size || extra != EOF) {
+				fprintf(stderr, "soc_sim: flash image %s is not %u bytes\n", path, size);
+				return -1;
+			}
+		} else if (errno != ENOENT) {
+			fprintf(stderr, "soc_sim: cannot read %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		h.ram_load(base, saved.data(), size);
+		return 0;
+	}
+
+	/* Writes the region back if it changed; -1 on an I/O error. */
+	int sync(Harness &h)
+	{
+		std::vector<uint8_t> now(size);
+		h.ram_read(base, now.data(), size);
+		if (now == saved) return 0;
+		std::string tmp = std::string(path) + ".tmp";
+		FILE *f = fopen(tmp.c_str(), "wb");
+		if (f == nullptr || fwrite(now.data(), 1, size, f) != size || fflush(f) != 0
+			|| fsync(fileno(f)) != 0 || fclose(f) != 0
+			|| rename(tmp.c_str(), path) != 0)
+		{
+			fprintf(stderr, "soc_sim: cannot write the flash image %s: %s\n", path,
+				strerror(errno));
+			return -1;
+		}
+		std::string dir(path);
+		size_t sl = dir.rfind('/');
+		dir = sl == std::string::npos ? "." : sl == 0 ? "/" : dir.substr(0, sl);
+		int dfd = open(dir.c_str(), O_RDONLY);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		saved.swap(now);
+		return 0;
+	}
+};
+
 bool read_full(void *p, size_t len)
 {
 	return fread(p, 1, len, stdin) == len;
@@ -295,6 +379,7 @@ int main(int argc, char **argv)
 {
 	const char *fw = nullptr, *console = nullptr;
 	uint64_t timeout = 40000000000ull;
+	Flash flash;
 	for (int i = 1; i < argc; i ++) {
 		if (strcmp(argv[i], "--fw") == 0 && i + 1 < argc) {
 			fw = argv[++ i];
@@ -302,8 +387,15 @@ int main(int argc, char **argv)
 			timeout = strtoull(argv[++ i], nullptr, 0);
 		} else if (strcmp(argv[i], "--console") == 0 && i + 1 < argc) {
 			console = argv[++ i];
+		} else if (strcmp(argv[i], "--flash") == 0 && i + 1 < argc) {
+			flash.path = argv[++ i];
+		} else if (strcmp(argv[i], "--flash-base") == 0 && i + 1 < argc) {
+			flash.base = (uint32_t)strtoul(argv[++ i], nullptr, 0);
+		} else if (strcmp(argv[i], "--flash-size") == 0 && i + 1 < argc) {
+			flash.size = (uint32_t)strtoul(argv[++ i], nullptr, 0);
 		} else {
-			fprintf(stderr, "usage: soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]\n");
+			fprintf(stderr, "usage: soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]"
+				" [--flash FILE --flash-base ADDR --flash-size N]\n");
 			return 2;
 		}
 	}
@@ -320,6 +412,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (load_elf(h, fw) != 0) return 2;
+	if (flash.path != nullptr && flash.load(h) != 0) return 2;
 	h.reset();
 
 	std::vector<uint8_t> req(FA_SOC_MAX_MSG), rsp(FA_SOC_MAX_MSG);
@@ -359,6 +452,10 @@ int main(int argc, char **argv)
 		h.top->host_rsp_take_i = 1;
 		h.tick();
 		h.top->host_rsp_take_i = 0;
+		if (flash.path != nullptr && flash.sync(h) != 0) {
+			harness_error(req.data(), hdr[1], FA_SOC_ST_SIM_TIMEOUT, 0);
+			return 3;
+		}
 		write_frame(rsp.data(), len);
 	}
 	fflush(h.console);

@@ -8,11 +8,23 @@
   algorithm identifiers are read from src/fido2/fido2_cose.h, the one place
   that holds them.
 - ``Daemon``: starts/stops/kills the daemon for tests.
+
+Which authenticator the suite drives (one switch, the assertions do not
+change): ``FIDO2_E2E_TARGET``
+- ``daemon`` (default): falcon-accel-fido2, the host core;
+- ``soc``: falcon-accel-fido2-soc, the bridge to the firmware on the
+  simulated SoC (fw/fido2_main.c; ``FIDO2_SOC_ARGS`` adds bridge options such
+  as ``--sim PATH --fw PATH --mode dma --cycle-log FILE``);
+- ``soc-host``: the same bridge with the firmware's device code in-process
+  (``--core host``).
+``FIDO2_E2E_TIMEOUT``: seconds a read waits for the next report (default 30;
+the SoC bridge sends KEEPALIVE while the firmware computes).
 """
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -25,6 +37,10 @@ from fido2.hid import CtapHidDevice
 from fido2.hid.base import CtapHidConnection, HidDescriptor
 
 REPO = Path(__file__).resolve().parents[3]
+TARGET = os.environ.get("FIDO2_E2E_TARGET", "daemon")
+if TARGET not in ("daemon", "soc", "soc-host"):
+    raise ValueError("FIDO2_E2E_TARGET must be daemon, soc or soc-host, not %r" % TARGET)
+READ_TIMEOUT = float(os.environ.get("FIDO2_E2E_TIMEOUT", "30"))
 COSE_HEADER = REPO / "src" / "fido2" / "fido2_cose.h"
 
 
@@ -75,7 +91,7 @@ class UdpCtapHidConnection(CtapHidConnection):
     waiting (up to ``timeout``), once it returns False the read fails at the
     next 0.2 s poll (the daemon was killed)."""
 
-    def __init__(self, port: int, reply_port: int, timeout: float = 30.0,
+    def __init__(self, port: int, reply_port: int, timeout: float = READ_TIMEOUT,
                  alive=None):
         self.dest = ("127.0.0.1", port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -108,7 +124,7 @@ class UdpCtapHidConnection(CtapHidConnection):
         self.sock.close()
 
 
-def open_device(port: int, reply_port: int, timeout: float = 30.0,
+def open_device(port: int, reply_port: int, timeout: float = READ_TIMEOUT,
                 alive=None) -> CtapHidDevice:
     conn = UdpCtapHidConnection(port, reply_port, timeout, alive)
     desc = HidDescriptor("udp:%d" % port, 0x1209, 0xFA1C, 64, 64,
@@ -121,6 +137,8 @@ def open_device(port: int, reply_port: int, timeout: float = 30.0,
 
 
 def daemon_path() -> str:
+    if TARGET != "daemon":
+        return bridge_path()
     p = os.environ.get("FIDO2_DAEMON")
     if p:
         return p
@@ -131,17 +149,40 @@ def daemon_path() -> str:
     raise FileNotFoundError("falcon-accel-fido2 not built (set FIDO2_DAEMON)")
 
 
+def bridge_path() -> str:
+    p = os.environ.get("FIDO2_SOC_BRIDGE")
+    if p:
+        return p
+    for cand in (REPO / "build" / "soc-host" / "tools" / "fido2" / "falcon-accel-fido2-soc",
+                 REPO / "build" / "test-native" / "tools" / "fido2" / "falcon-accel-fido2-soc"):
+        if cand.exists():
+            return str(cand)
+    raise FileNotFoundError("falcon-accel-fido2-soc not built (set FIDO2_SOC_BRIDGE)")
+
+
+def target_args() -> list:
+    """Options the target adds after the daemon's own."""
+    if TARGET == "daemon":
+        return []
+    extra = ["--core", "host"] if TARGET == "soc-host" else []
+    return extra + shlex.split(os.environ.get("FIDO2_SOC_ARGS", ""))
+
+
 class Daemon:
     """One falcon-accel-fido2 process on a state directory."""
 
-    def __init__(self, state: Path, port: int, reply_port: int, up: str = "auto"):
+    def __init__(self, state: Path, port: int, reply_port: int, up: str = "auto",
+                 exe: str = None, extra: list = None):
+        """exe/extra: a given binary and options instead of the target's."""
         self.state, self.port, self.reply_port, self.up = state, port, reply_port, up
+        self.exe, self.extra = exe, extra
         self.proc = None
 
     def start(self, timeout: float = 30.0) -> None:
         self.proc = subprocess.Popen(
-            [daemon_path(), "--state", str(self.state), "--port", str(self.port),
-             "--reply-port", str(self.reply_port), "--user-presence", self.up],
+            [self.exe or daemon_path(), "--state", str(self.state), "--port", str(self.port),
+             "--reply-port", str(self.reply_port), "--user-presence", self.up]
+            + (target_args() if self.extra is None else list(self.extra)),
             stdin=subprocess.PIPE if self.up == "prompt" else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + timeout

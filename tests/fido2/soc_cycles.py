@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""mcycle counts of the FIDO2 key's commands on the simulated SoC
+(fw/fido2_main.c through falcon-accel-fido2-soc), as a markdown table with
+ms at 100 MHz. Runs, on a fresh state: getInfo; makeCredential FN-DSA-512
+discoverable; getAssertion with it (stored key); makeCredential FN-DSA-512
+non-discoverable; getAssertion with it (key in the RAM cache); then
+restarts the simulator (the flash image survives) and asserts with the
+non-discoverable credential again (cold: keygen from the wrapped seed) and
+the discoverable one. Every signature is verified on the host
+(falcon_accel). Optional --fndsa1024: one FN-DSA-1024 makeCredential +
+getAssertion more (long).
+
+  python3 tests/fido2/soc_cycles.py --bridge B --sim S --fw F [--mode dma]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
+
+import fido2_udp  # noqa: E402
+from fido2.ctap2 import Ctap2  # noqa: E402
+from fido2_udp import ALG_FNDSA1024, ALG_FNDSA512  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bridge", required=True)
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--fw", required=True)
+    ap.add_argument("--mode", default="dma")
+    ap.add_argument("--port", type=int, default=29611)
+    ap.add_argument("--fndsa1024", action="store_true")
+    ap.add_argument("--log", help="keep the JSON cycle log here")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="fido2-soc-cycles-"))
+    log = Path(args.log) if args.log else tmp / "cycles.jsonl"
+    extra = ["--core", "soc", "--mode", args.mode, "--sim", args.sim, "--fw", args.fw,
+             "--cycle-log", str(log)]
+    cdh = hashlib.sha256(b"soc cycles").digest()
+    rp = {"id": "example.com", "name": "Example"}
+    rows = []   # (label, log line index)
+
+    def last():
+        return len(log.read_text().splitlines()) - 1 if log.exists() else -1
+
+    def run(label, fn):
+        r = fn()
+        rows.append((label, last()))
+        print("done:", label, flush=True)
+        return r
+
+    d = fido2_udp.Daemon(tmp / "state", args.port, args.port + 1, exe=args.bridge,
+                         extra=extra)
+    d.start(timeout=120)
+    dev = fido2_udp.open_device(args.port, args.port + 1, timeout=60, alive=d.alive)
+    ctap = Ctap2(dev)
+    run("getInfo", ctap.get_info)
+
+    def make(uid, alg, rk):
+        att = ctap.make_credential(cdh, rp, {"id": uid, "name": uid.decode()},
+                                   [{"type": "public-key", "alg": alg}],
+                                   options={"rk": rk})
+        return att.auth_data.credential_data
+
+    def assertion(cd):
+        a = ctap.get_assertion("example.com", cdh,
+                               allow_list=[{"type": "public-key", "id": cd.credential_id}])
+        cd.public_key.verify(bytes(a.auth_data) + cdh, a.signature)
+        return a
+
+    rk = run("makeCredential FN-DSA-512, discoverable", lambda: make(b"rk", ALG_FNDSA512, True))
+    run("getAssertion FN-DSA-512, discoverable (stored key)", lambda: assertion(rk))
+    nrk = run("makeCredential FN-DSA-512, non-discoverable",
+              lambda: make(b"nrk", ALG_FNDSA512, False))
+    run("getAssertion FN-DSA-512, allow list (key cached)", lambda: assertion(nrk))
+    dev.close()
+    assert d.stop() == 0
+    d.start(timeout=120)
+    dev = fido2_udp.open_device(args.port, args.port + 1, timeout=60, alive=d.alive)
+    ctap = Ctap2(dev)
+    run("getAssertion FN-DSA-512, allow list, cold (keygen from the wrapped seed)",
+        lambda: assertion(nrk))
+    run("getAssertion FN-DSA-512, discoverable, after a simulator restart",
+        lambda: assertion(rk))
+    if args.fndsa1024:
+        big = run("makeCredential FN-DSA-1024, non-discoverable",
+                  lambda: make(b"big", ALG_FNDSA1024, False))
+        run("getAssertion FN-DSA-1024, allow list (key cached)", lambda: assertion(big))
+    dev.close()
+    assert d.stop() == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    print("\n| command (%s kernels) | mcycle | ms at 100 MHz | accelerator kernel calls |"
+          " simulated in (s) |" % args.mode)
+    print("|---|---|---|---|---|")
+    for label, i in rows:
+        x = lines[i]
+        assert x["status"] == 0, (label, x)
+        print("| %s | %s | %.1f | %d | %.0f |" % (label, format(x["cycles"], ","),
+                                                  x["ms_at_100mhz"], x["kcalls"], x["wall_s"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
