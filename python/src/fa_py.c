@@ -12,6 +12,16 @@
 #include "falcon_accel.h"
 #include "falcon_accel_edge.h"
 
+/* AVX2 versions of the base64 decoder and the string scanner below, used
+   when the CPU has AVX2 (checked at run time; GCC and Clang on x86-64). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FA_PY_AVX2 1
+#include <immintrin.h>
+#define FA_PY_AVX2_FN __attribute__((target("avx2")))
+#else
+#define FA_PY_AVX2 0
+#endif
+
 /* Version of the interface between this file and falcon_accel/_ffi.py. */
 int
 fa_py_abi_version(void)
@@ -102,17 +112,99 @@ b64_group_table_init(b64_group_table *g, const uint8_t t[256])
    the last one or two characters); returns the decoded length, or -1 if
    invalid. Leftover bits of the last group are ignored, as Python's
    binascii does. out has room for len / 4 * 3 bytes. */
+#if FA_PY_AVX2
+/*
+ * 32 characters to 24 bytes, while at least one group remains after them
+ * (the last group, which may hold padding, is the scalar loop's). A byte
+ * is in the alphabet iff lo[low nibble] & hi[high nibble] == 0: hi gives
+ * each high nibble a class bit (2: '+' '/' only, 3: digits, 4 and 6:
+ * letters from 1, 5 and 7: letters to 0xA, others: never), lo sets the
+ * class bits of the low nibbles that class refuses. The value is the
+ * character plus roll[high nibble, or 1 for '/']: 'A' -> 0, 'a' -> 26,
+ * '0' -> 52, '+' -> 62, '/' -> 63. Pairs of 6-bit values are merged
+ * into 12 bits (maddubs), pairs of those into 24 (madd), and the three
+ * low bytes of each 32-bit word are gathered big-end first. Returns the
+ * characters consumed (a multiple of 32), stopping before a block with a
+ * character outside the alphabet.
+ */
+static FA_PY_AVX2_FN size_t
+b64_decode_avx2(const uint8_t *in, size_t len, uint8_t *out)
+{
+	const __m256i lo_lut = _mm256_setr_epi8(
+		0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+		0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A,
+		0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+		0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A);
+	const __m256i hi_lut = _mm256_setr_epi8(
+		0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08,
+		0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10,
+		0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08,
+		0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10);
+	const __m256i roll_lut = _mm256_setr_epi8(
+		0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0F);
+	const __m256i slash = _mm256_set1_epi8(0x2F);
+	const __m256i gather = _mm256_setr_epi8(
+		2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1,
+		2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+	const __m256i pack = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+	size_t i = 0;
+
+	while (i + 32 + 4 <= len) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(in + i));
+		__m256i hn = _mm256_and_si256(_mm256_srli_epi32(v, 4), nib);
+		__m256i lo = _mm256_shuffle_epi8(lo_lut,
+			_mm256_and_si256(v, nib));
+		__m256i hi = _mm256_shuffle_epi8(hi_lut, hn);
+		__m256i roll, w;
+
+		if (!_mm256_testz_si256(lo, hi)) {
+			break;
+		}
+		roll = _mm256_shuffle_epi8(roll_lut, _mm256_add_epi8(hn,
+			_mm256_cmpeq_epi8(v, slash)));
+		v = _mm256_add_epi8(v, roll);
+		w = _mm256_maddubs_epi16(v, _mm256_set1_epi32(0x01400140));
+		w = _mm256_madd_epi16(w, _mm256_set1_epi32(0x00011000));
+		w = _mm256_shuffle_epi8(w, gather);
+		w = _mm256_permutevar8x32_epi32(w, pack);
+		_mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(w));
+		_mm_storel_epi64((__m128i *)(out + 16),
+			_mm256_extracti128_si256(w, 1));
+		i += 32;
+		out += 24;
+	}
+	return i;
+}
+
+static int
+have_avx2(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+}
+#endif
+
 static long
 b64_decode(const uint8_t t[256], const b64_group_table *g, const char *in,
-	size_t len, uint8_t *out)
+	size_t len, uint8_t *out, int avx2)
 {
 	const uint8_t *u = (const uint8_t *)in;
-	size_t i, o = 0;
+	size_t i = 0, o = 0;
 
 	if (len % 4 != 0) {
 		return -1;
 	}
-	for (i = 0; i < len; i += 4) {
+#if FA_PY_AVX2
+	if (avx2) {
+		i = b64_decode_avx2(u, len, out);
+		o = i / 4 * 3;
+	}
+#else
+	(void)avx2;
+#endif
+	for (; i < len; i += 4) {
 		uint32_t w = g->sh[0][u[i]] | g->sh[1][u[i + 1]]
 			| g->sh[2][u[i + 2]] | g->sh[3][u[i + 3]];
 		unsigned a, b, c;
@@ -155,7 +247,40 @@ typedef struct {
 	const char *s;
 	size_t len;
 	size_t pos;
+	int avx2;
 } json_scan;
+
+#if FA_PY_AVX2
+/* Length of the run of plain string characters (printable ASCII other
+   than '"' and '\\') at the start of s[0..len), in blocks of 32 (the
+   rest is the caller's). */
+static FA_PY_AVX2_FN size_t
+scan_plain_avx2(const char *s, size_t len)
+{
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i bslash = _mm256_set1_epi8('\\');
+	const __m256i space = _mm256_set1_epi8(0x20);
+	const __m256i del = _mm256_set1_epi8(0x7F);
+	size_t i = 0;
+
+	while (i + 32 <= len) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(s + i));
+		/* Signed: bytes from 0x80 are below 0x20 too. */
+		__m256i bad = _mm256_or_si256(
+			_mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
+				_mm256_cmpeq_epi8(v, bslash)),
+			_mm256_or_si256(_mm256_cmpgt_epi8(space, v),
+				_mm256_cmpeq_epi8(v, del)));
+		unsigned m = (unsigned)_mm256_movemask_epi8(bad);
+
+		if (m != 0) {
+			return i + (size_t)__builtin_ctz(m);
+		}
+		i += 32;
+	}
+	return i;
+}
+#endif
 
 static void
 scan_ws(json_scan *c)
@@ -213,6 +338,12 @@ scan_plain_string(json_scan *c, size_t *off, size_t *n)
 	while (c->pos < c->len) {
 		unsigned char ch;
 
+#if FA_PY_AVX2
+		if (c->avx2) {
+			c->pos += scan_plain_avx2(c->s + c->pos,
+				c->len - c->pos);
+		}
+#endif
 		/* Eight plain characters at a time. */
 		while (c->pos + 8 <= c->len) {
 			uint64_t w;
@@ -281,6 +412,10 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 	c.s = body;
 	c.len = body_len;
 	c.pos = 0;
+	c.avx2 = 0;
+#if FA_PY_AVX2
+	c.avx2 = have_avx2();
+#endif
 	info[2] = 0;
 	info[3] = (size_t)-1;
 	if (!scan_char(&c, '{')) {
@@ -389,6 +524,7 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 	b64_group_table g;
 	size_t i, k, pos = 0;
 	size_t *key_off;
+	int avx2 = 0;
 	long too_small = -(long)(n + 1);
 
 	if (per < 1 || per > 2 || nkeys == 0) {
@@ -404,6 +540,9 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 	}
 	b64_table(t);
 	b64_group_table_init(&g, t);
+#if FA_PY_AVX2
+	avx2 = have_avx2();
+#endif
 	for (i = 0; i < n; i ++) {
 		uint32_t kx = key_idx[i];
 		const size_t *sp = spans + 2 * (1 + per) * i;
@@ -428,7 +567,8 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 				free(key_off);
 				return too_small;
 			}
-			d = b64_decode(t, &g, body + sp[2 * k], sl, out + pos);
+			d = b64_decode(t, &g, body + sp[2 * k], sl, out + pos,
+				avx2);
 			if (d < 0) {
 				free(key_off);
 				return -(long)(i + 1);

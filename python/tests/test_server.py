@@ -376,6 +376,28 @@ def test_c_base64_accepts_only_what_strict_python_accepts(s):
         assert ref is not None and got[0] == ref, (s, got, ref)
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="strict_mode")
+@settings(max_examples=400, deadline=None)
+@given(st.binary(min_size=24, max_size=700), st.integers(min_value=0),
+       st.sampled_from([chr(c) for c in range(0x20, 0x7F)]))
+def test_c_base64_long_fields_with_one_character_changed(blob, where, ch):
+    """Fields long enough for the vectorized decoder (32 characters per
+    step): one character replaced anywhere, accepted exactly when strict
+    Python accepts it, with the same bytes."""
+    s = b64(blob)
+    i = where % len(s)
+    s = s[:i] + ch + s[i + 1:]
+    got = pack(b"k", [s])
+    try:
+        ref = binascii.a2b_base64(s, strict_mode=True)
+    except (binascii.Error, ValueError):
+        ref = None
+    if ch in '"\\':
+        assert got is None                 # escaped in JSON: refused
+    else:
+        assert (got[0] if got is not None else None) == ref, (s, i, ch)
+
+
 # Bodies built from pieces of valid and invalid JSON: whenever the C reader
 # accepts one, Python's json module reads the same items from it.
 _PIECES = ['{', '}', '[', ']', ',', ':', ' ', '\n', '"items"', '"format"',
