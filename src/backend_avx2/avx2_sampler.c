@@ -37,6 +37,7 @@
 #include <immintrin.h>
 
 #include "avx2_inner.h"
+#include "ct_declassify.h"
 
 /* src/backend_avx2/avx2_tables.c (generated). */
 extern const uint32_t fa_avx2_rcdt_limbs[3][24];
@@ -248,7 +249,8 @@ static inline int ber_exp(fa_prng *p, fpr x, uint64_t zccs)
 	do {
 		i -= 8;
 		w = prng_u8(p) - ((uint32_t)(z >> i) & 0xFF);
-	} while (!w && i > 0);
+		/* declassified: the early exit on a random byte (README) */
+	} while (!fa_declassify_u32(w) && i > 0);
 	return (int)(w >> 31);
 }
 
@@ -481,7 +483,9 @@ static inline void call_init(call_params *cp, int *s, fpr mu, fpr isigma,
 	cp->dss = fpr_half(fpr_sqr(isigma));       /* 1/(2 sigma^2) */
 	cp->zccs = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
 	cp->ccs_eff = (fpr)(cp->zccs >> 1) * 0x1p-63;
-	cp->fast = (cp->zccs >> 63) != 0;
+	/* declassified: sigma <= 2 sigma_min, true for every leaf of a key
+	   that passes the decoder's checks (README) */
+	cp->fast = fa_declassify_int((cp->zccs >> 63) != 0);
 }
 
 /* Decisions of one call for four slots (z, z0sq, ber: their 32-bit
@@ -535,8 +539,10 @@ static int ber_exp_exact(fa_prng *p, fpr r, uint32_t sw, uint64_t zccs)
 	do {
 		i -= 8;
 		w = prng_u8(p) - ((uint32_t)(z >> i) & 0xFF);
-	} while (!w && i > 0);
-	return (int)(w >> 31);
+		/* declassified: the early exit on a random byte (README) */
+	} while (!fa_declassify_u32(w) && i > 0);
+	/* declassified: the trial's accept/reject verdict (README) */
+	return fa_declassify_int((int)(w >> 31));
 }
 
 /* Lane k of v (k < 8) without a variable-index memory access. */
@@ -599,12 +605,17 @@ static int loop_from_here(fa_prng *p, const call_params *cp)
 			if (ns < 4) {
 				stop &= (1u << ns) - 1;
 			}
+			/* declassified: the first stopping slot only (the
+			   trial count, README); later slots stay secret */
+			stop = fa_declassify_u32(stop & (0u - stop));
 			if (stop == 0) {
 				advance(p, base + TRIAL_BYTES * (ns < 4 ? ns : 4));
 				continue;
 			}
 			k = (uint32_t)__builtin_ctz(stop);
-			if (finish_slot(p, base, k, (int)((slow >> k) & 1), cp,
+			/* declassified: the exact-path fallback (README) */
+			if (finish_slot(p, base, k,
+				fa_declassify_int((int)((slow >> k) & 1)), cp,
 				rv, sv))
 			{
 				return lane_select(v.z, k);
@@ -617,7 +628,8 @@ static int loop_from_here(fa_prng *p, const call_params *cp)
 		z = b + ((b << 1) - 1) * z0;
 		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), cp->r)), cp->dss);
 		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
-		if (ber_exp(p, x, cp->zccs)) {
+		/* declassified: the trial count (README) */
+		if (fa_declassify_int(ber_exp(p, x, cp->zccs))) {
 			return z;
 		}
 	}
@@ -688,6 +700,8 @@ int fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 
 	/* call A */
 	stop_a &= valid;
+	/* declassified: A's first stopping slot only (README) */
+	stop_a = fa_declassify_u32(stop_a & (0u - stop_a));
 	if (stop_a == 0) {
 		advance(p, base + TRIAL_BYTES * (ns < 4 ? ns : 4));
 		z[0] = sa + loop_from_here(p, &ca);
@@ -695,7 +709,8 @@ int fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 		return FA_KERNEL_DONE;
 	}
 	ka = (uint32_t)__builtin_ctz(stop_a);
-	if ((slow_a >> ka) & 1) {
+	/* declassified: the exact-path fallback (README) */
+	if (fa_declassify_u32((slow_a >> ka) & 1)) {
 		if (finish_slot(p, base, ka, 1, &ca, rva, sva)) {
 			z[0] = sa + lane_select(v.z, ka);
 		} else {
@@ -708,13 +723,18 @@ int fa_samplerz_pair_avx2(fa_sampler_ctx *sc, int *z, fpr mu0, fpr mu1,
 
 	/* call B, from slot ka + 1 */
 	stop_b &= valid & (0xFFu << (ka + 1));
+	/* declassified: B's first stopping slot only (README) */
+	stop_b = fa_declassify_u32(stop_b & (0u - stop_b));
 	if (stop_b == 0) {
 		advance(p, base + TRIAL_BYTES * ns);
 		z[1] = sbi + loop_from_here(p, &cb);
 		return FA_KERNEL_DONE;
 	}
 	kb = (uint32_t)__builtin_ctz(stop_b);
-	if (finish_slot(p, base, kb, (int)((slow_b >> kb) & 1), &cb, rvb, svb)) {
+	/* declassified: the exact-path fallback (README) */
+	if (finish_slot(p, base, kb,
+		fa_declassify_int((int)((slow_b >> kb) & 1)), &cb, rvb, svb))
+	{
 		z[1] = sbi + lane_select(v.z, kb);
 	} else {
 		z[1] = sbi + loop_from_here(p, &cb);

@@ -14,6 +14,7 @@
  */
 
 #include "mlkem/mlkem_inner.h"
+#include "ct_declassify.h"
 
 #if !FA_FREESTANDING
 #include <errno.h>
@@ -125,6 +126,8 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	memcpy(gin, d, 32);
 	gin[32] = (uint8_t)k;
 	fa_sha3_512(rs, gin, sizeof gin);
+	/* declassified: rho is public (the last 32 bytes of ek) */
+	FA_DECLASSIFY(rs, 32);
 	sample_matrix(A, rho, k, 0, kt);
 	sample_noise(s, sigma, 2 * k, 2 * k, p->eta1, p->eta1, kt);  /* s, e */
 	for (i = 0; i < 2 * k; i ++) {
