@@ -243,7 +243,9 @@ class _AsyncBinding:
 
     def drain(self) -> None:
         try:
-            while os.read(self.fd, 4096):
+            # A short read emptied the pipe (no EAGAIN exception to raise
+            # on every wake-up).
+            while len(os.read(self.fd, 4096)) == 4096:
                 pass
         except BlockingIOError:
             pass
