@@ -56,10 +56,9 @@ void fa_fft_portable(fpr *f, unsigned logn)
 				fpr t_re, t_im;
 
 				CMUL(t_re, t_im, f[j + ht], f[j + ht + hn], s_re, s_im);
-				f[j] = fpr_add(x_re, t_re);
-				f[j + hn] = fpr_add(x_im, t_im);
-				f[j + ht] = fpr_sub(x_re, t_re);
-				f[j + ht + hn] = fpr_sub(x_im, t_im);
+				/* x + t and x - t share one alignment */
+				fpr_add_sub(x_re, t_re, &f[j], &f[j + ht]);
+				fpr_add_sub(x_im, t_im, &f[j + hn], &f[j + ht + hn]);
 			}
 		}
 	}
@@ -85,11 +84,10 @@ void fa_ifft_portable(fpr *f, unsigned logn)
 			for (j = j1; j < j1 + ht; j ++) {
 				fpr x_re = f[j], x_im = f[j + hn];
 				fpr y_re = f[j + ht], y_im = f[j + ht + hn];
-				fpr d_re = fpr_sub(x_re, y_re);
-				fpr d_im = fpr_sub(x_im, y_im);
+				fpr d_re, d_im;
 
-				f[j] = fpr_add(x_re, y_re);
-				f[j + hn] = fpr_add(x_im, y_im);
+				fpr_add_sub(x_re, y_re, &f[j], &d_re);
+				fpr_add_sub(x_im, y_im, &f[j + hn], &d_im);
 				CMUL(f[j + ht], f[j + ht + hn], d_re, d_im, s_re, s_im);
 			}
 		}
@@ -301,12 +299,14 @@ void fa_poly_split_fft_portable(fpr *f0, fpr *f1, const fpr *f,
 	for (k = 0; k < qn; k ++) {
 		fpr a_re = f[2 * k], a_im = f[2 * k + hn];
 		fpr b_re = f[2 * k + 1], b_im = f[2 * k + 1 + hn];
-		fpr s_re, s_im, d_re, d_im;
+		fpr s_re, s_im, d_re, d_im, p_re, p_im;
 
-		f0[k] = fpr_half(fpr_add(a_re, b_re));
-		f0[k + qn] = fpr_half(fpr_add(a_im, b_im));
-		d_re = fpr_half(fpr_sub(a_re, b_re));
-		d_im = fpr_half(fpr_sub(a_im, b_im));
+		fpr_add_sub(a_re, b_re, &p_re, &d_re);
+		fpr_add_sub(a_im, b_im, &p_im, &d_im);
+		f0[k] = fpr_half(p_re);
+		f0[k + qn] = fpr_half(p_im);
+		d_re = fpr_half(d_re);
+		d_im = fpr_half(d_im);
 		/* multiply by conj(w) = 1/w (|w| = 1) */
 		root_at(&s_re, &s_im, hn + k);
 		CMUL(f1[k], f1[k + qn], d_re, d_im, s_re, fpr_neg(s_im));
@@ -331,9 +331,7 @@ void fa_poly_merge_fft_portable(fpr *f, const fpr *f0, const fpr *f1,
 
 		root_at(&s_re, &s_im, hn + k);
 		CMUL(t_re, t_im, f1[k], f1[k + qn], s_re, s_im);
-		f[2 * k] = fpr_add(a_re, t_re);
-		f[2 * k + hn] = fpr_add(a_im, t_im);
-		f[2 * k + 1] = fpr_sub(a_re, t_re);
-		f[2 * k + 1 + hn] = fpr_sub(a_im, t_im);
+		fpr_add_sub(a_re, t_re, &f[2 * k], &f[2 * k + 1]);
+		fpr_add_sub(a_im, t_im, &f[2 * k + hn], &f[2 * k + 1 + hn]);
 	}
 }

@@ -34,6 +34,8 @@
  */
 uint64_t fa_fpr_scaled(int64_t i, int sc);       /* i * 2^sc, |sc| < 2^28 */
 uint64_t fa_fpr_add(uint64_t x, uint64_t y);
+/* *sum = x + y, *dif = x - y (both as fa_fpr_add; shared alignment) */
+void fa_fpr_add_sub(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div(uint64_t x, uint64_t y);
 uint64_t fa_fpr_sqrt(uint64_t x);
@@ -58,6 +60,11 @@ static inline fpr fpr_add(fpr x, fpr y) { return fa_fpr_add(x, y); }
 /* x - y = x + (-y), also for zeros (IEEE). */
 static inline fpr fpr_sub(fpr x, fpr y) { return fa_fpr_add(x, y ^ FA_FPR_SIGN_BIT); }
 static inline fpr fpr_neg(fpr x) { return x ^ FA_FPR_SIGN_BIT; }
+/* *s = x + y, *d = x - y, with one alignment (a butterfly). */
+static inline void fpr_add_sub(fpr x, fpr y, fpr *s, fpr *d)
+{
+	fa_fpr_add_sub(x, y, s, d);
+}
 /*
  * x/2: exponent field minus one. A field of 0 or 1 (zero, subnormal, or
  * a result that would be subnormal) gives zero of the sign of x, as the
@@ -144,6 +151,13 @@ static inline fpr fpr_scaled(int64_t i, int sc)
 static inline fpr fpr_add(fpr x, fpr y) { return x + y; }
 static inline fpr fpr_sub(fpr x, fpr y) { return x - y; }
 static inline fpr fpr_neg(fpr x) { return -x; }
+static inline void fpr_add_sub(fpr x, fpr y, fpr *s, fpr *d)
+{
+	fpr a = x + y, b = x - y;
+
+	*s = a;
+	*d = b;
+}
 static inline fpr fpr_half(fpr x) { return x * 0.5; }
 static inline fpr fpr_double(fpr x) { return x + x; }
 static inline fpr fpr_mul(fpr x, fpr y) { return x * y; }

@@ -285,55 +285,102 @@ uint64_t fa_fpr_scaled(int64_t i, int sc)
 /* ------------------------------------------------------------------ */
 /* Addition. */
 
-uint64_t fa_fpr_add(uint64_t x, uint64_t y)
+/*
+ * Shared first half of an addition: order x, y by magnitude (as bit
+ * patterns without sign, which orders magnitudes; both are < 2^63, so the
+ * borrow is bit 63), unpack, and align the smaller significand on the
+ * larger. Returns swap = 1 when |x| < |y|. Out: *ea = exponent field of
+ * the larger, *sa / *sb = signs of the larger / smaller, *ma = larger
+ * significand << 3 in [2^55, 2^56) (0 when it is zero or subnormal; then
+ * so is the smaller, and every sum is zero), *mb = smaller significand
+ * << 3, shifted right by the exponent difference with sticky bit 0.
+ * The same alignment serves x + y and x - y = x + (-y): negating y
+ * changes no magnitude.
+ */
+static inline uint32_t add_align(uint64_t x, uint64_t y, int32_t *ea,
+	uint32_t *sa, uint32_t *sb, uint64_t *ma, uint64_t *mb)
 {
-	uint64_t t, mx, my, sum, m;
-	uint32_t sx, diff_sign, d, zero_sign, nz;
-	int32_t ex, lz;
+	uint64_t t;
+	uint32_t swap, d;
 
-	/* Order so that |x| >= |y| (as bit patterns without sign, which
-	   orders magnitudes). Both are < 2^63, so the borrow is bit 63. */
-	t = (x ^ y) & mask64((uint32_t)(((x & ~FPR_SIGN_BIT)
-		- (y & ~FPR_SIGN_BIT)) >> 63));
+	swap = (uint32_t)(((x & ~FPR_SIGN_BIT) - (y & ~FPR_SIGN_BIT)) >> 63);
+	t = (x ^ y) & mask64(swap);
 	x ^= t;
 	y ^= t;
-
-	sx = (uint32_t)(x >> 63);
-	diff_sign = (uint32_t)((x ^ y) >> 63);
-	/* Sign of an exactly zero sum (round to nearest): -0 only if both
-	   operands are negative (both -0, or flushed negative subnormals). */
-	zero_sign = sx & (uint32_t)(y >> 63);
-
-	ex = fpr_exp_field(x);
-	/* Three extra low bits (guard, round, sticky): mx in [2^55, 2^56)
-	   (or 0 when x is zero or subnormal; then so is y, and the sum is
-	   zero). */
-	mx = fpr_significand(x) << 3;
-	my = fpr_significand(y) << 3;
-
-	/* Align y on x: d = ex - ey in [0, 2047] (y zero: my = 0 and d does
-	   not matter), clamped to 63; any d >= 56 leaves only the sticky
-	   bit. */
-	d = (uint32_t)(ex - fpr_exp_field(y));
+	*sa = (uint32_t)(x >> 63);
+	*sb = (uint32_t)(y >> 63);
+	*ea = fpr_exp_field(x);
+	*ma = fpr_significand(x) << 3;
+	/* d = ex - ey in [0, 2047] (y zero: my = 0 and d does not matter),
+	   clamped to 63; any d >= 56 leaves only the sticky bit. */
+	d = (uint32_t)(*ea - fpr_exp_field(y));
 	d = (d | (0 - ((63 - d) >> 31))) & 63;
-	my = u64_shr_sticky(my, d);
+	*mb = u64_shr_sticky(fpr_significand(y) << 3, d);
+	return swap;
+}
 
-	/* |x| >= |y| so the difference is >= 0; sum < 2^57. If d >= 2, sum
-	   >= 2^54 and the sticky bit 0 stays below the guard bit after
-	   normalization; if d <= 1 nothing was shifted out and the sum is
-	   exact. */
-	sum = mx + ((my ^ mask64(diff_sign)) + diff_sign);
+/*
+ * Second half: sum in [0, 2^57) is the exact-or-sticky magnitude of the
+ * result in units of 2^(ea - 1078); sign is the sign of the larger
+ * operand (after any negation), zero_sign the sign of an exactly zero sum
+ * (round to nearest: -0 only when both addends are negative).
+ * If the alignment shifted by d >= 2, sum >= 2^54 and the sticky bit 0
+ * stays below the guard bit after normalization; if d <= 1 nothing was
+ * shifted out and the sum is exact.
+ */
+static inline uint64_t add_finish(uint32_t sign, uint32_t zero_sign,
+	int32_t ea, uint64_t sum)
+{
+	uint64_t t, m;
+	uint32_t nz;
+	int32_t lz;
 
-	/* sum * 2^(ex - 1078). Top bit to 63, then 55 bits with sticky:
-	   m * 2^(ex + 8 - lz - 1077). */
+	/* Top bit to 63, then 55 bits with sticky:
+	   m * 2^(ea + 8 - lz - 1077). */
 	t = u64_normalize(sum, &lz);
 	m = (t >> 9) | u32_nonzero((uint32_t)t & 0x1FF);
 	/* A zero sum (m = 0, top bit 54 clear): exponent 0, where
 	   fpr_round_pack returns zero of the sign given, zero_sign. */
 	nz = (uint32_t)(m >> 54);
-	ex = (ex + 8 - lz) & -(int32_t)nz;
-	sx = zero_sign ^ ((zero_sign ^ sx) & (0 - nz));
-	return fpr_round_pack(sx, ex, m);
+	ea = (ea + 8 - lz) & -(int32_t)nz;
+	sign = zero_sign ^ ((zero_sign ^ sign) & (0 - nz));
+	return fpr_round_pack(sign, ea, m);
+}
+
+uint64_t fa_fpr_add(uint64_t x, uint64_t y)
+{
+	uint64_t ma, mb;
+	uint32_t sa, sb, sub;
+	int32_t ea;
+
+	(void)add_align(x, y, &ea, &sa, &sb, &ma, &mb);
+	/* effective subtraction when the signs differ: ma - mb >= 0 */
+	sub = sa ^ sb;
+	return add_finish(sa, sa & sb, ea, ma + ((mb ^ mask64(sub)) + sub));
+}
+
+/*
+ * x + y and x - y, each rounded as by fa_fpr_add, with one ordering and
+ * one alignment (the FFT butterflies need both).
+ */
+void fa_fpr_add_sub(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif)
+{
+	uint64_t ma, mb, p, q, mdif;
+	uint32_t sa, sb, swap, sub, sx, sy;
+	int32_t ea;
+
+	swap = add_align(x, y, &ea, &sa, &sb, &ma, &mb);
+	sx = (uint32_t)(x >> 63);
+	sy = (uint32_t)(y >> 63);
+	sub = sa ^ sb;
+	p = ma + mb;
+	q = ma - mb;
+	mdif = mask64(sub);
+	/* x + y: magnitude sum q if the signs differ, else p; sign of the
+	   larger. x - y = x + (-y): the other one; the larger of (x, -y) is
+	   x or -y, sign sa ^ swap. */
+	*sum = add_finish(sa, sx & sy, ea, p ^ ((p ^ q) & mdif));
+	*dif = add_finish(sa ^ swap, sx & (sy ^ 1), ea, q ^ ((p ^ q) & mdif));
 }
 
 /* ------------------------------------------------------------------ */

@@ -204,11 +204,14 @@ static void split_n4(fpr *f0, fpr *f1, const fpr *f)
 {
 	fpr w_re = fpr_from_bits(fa_fft_roots[4]);
 	fpr w_im = fpr_neg(fpr_from_bits(fa_fft_roots[5]));   /* conj(w) */
-	fpr d_re = fpr_half(fpr_sub(f[0], f[1]));
-	fpr d_im = fpr_half(fpr_sub(f[2], f[3]));
+	fpr s_re, s_im, d_re, d_im;
 
-	f0[0] = fpr_half(fpr_add(f[0], f[1]));
-	f0[1] = fpr_half(fpr_add(f[2], f[3]));
+	fpr_add_sub(f[0], f[1], &s_re, &d_re);
+	fpr_add_sub(f[2], f[3], &s_im, &d_im);
+	d_re = fpr_half(d_re);
+	d_im = fpr_half(d_im);
+	f0[0] = fpr_half(s_re);
+	f0[1] = fpr_half(s_im);
 	f1[0] = fpr_sub(fpr_mul(d_re, w_re), fpr_mul(d_im, w_im));
 	f1[1] = fpr_add(fpr_mul(d_re, w_im), fpr_mul(d_im, w_re));
 }
@@ -220,10 +223,9 @@ static void merge_n4(fpr *f, const fpr *f0, const fpr *f1)
 	fpr t_re = fpr_sub(fpr_mul(f1[0], w_re), fpr_mul(f1[1], w_im));
 	fpr t_im = fpr_add(fpr_mul(f1[0], w_im), fpr_mul(f1[1], w_re));
 
-	f[0] = fpr_add(f0[0], t_re);
-	f[2] = fpr_add(f0[1], t_im);
-	f[1] = fpr_sub(f0[0], t_re);
-	f[3] = fpr_sub(f0[1], t_im);
+	/* f, f0, f1 are distinct */
+	fpr_add_sub(f0[0], t_re, &f[0], &f[1]);
+	fpr_add_sub(f0[1], t_im, &f[2], &f[3]);
 }
 
 /* ffsamp_tree for n = 4 (logn = 2), written out like the n = 2 case:

@@ -324,8 +324,27 @@ static uint64_t saved_y;
 static uint64_t gx_exact_div(void) { return gen_exact_quotient_pair(&saved_y); }
 static uint64_t gy_saved(uint64_t x) { (void)x; return saved_y; }
 
+/* fa_fpr_add_sub: the sum goes through run_binop, the difference is
+   compared here with the FPU's x - y (in the same tally). */
+static uint64_t emu_add_sub(uint64_t x, uint64_t y)
+{
+	uint64_t s, d;
+
+	fa_fpr_add_sub(x, y, &s, &d);
+	cmp_u64("add_sub (x - y)", x, y, d, ref_add(x, y ^ SIGN_BIT));
+	return s;
+}
+
 static void test_add(long n)
 {
+	run_binop("add_sub full", emu_add_sub, ref_add, gx_full, gy_full, n / 2);
+	run_binop("add_sub close", emu_add_sub, ref_add, gx_full, gy_close, n);
+	run_binop("add_sub close short", emu_add_sub, ref_add, gx_short,
+		gy_close, n / 2);
+	run_binop("add_sub cancel", emu_add_sub, ref_add, gx_full, gy_cancel, n / 2);
+	run_binop("add_sub tiny", emu_add_sub, ref_add, gx_edge, gy_close, n / 4);
+	run_binop("add_sub special", emu_add_sub, ref_add, gx_special_mix,
+		gy_special_mix, n / 4);
 	run_binop("add full", fa_fpr_add, ref_add, gx_full, gy_full, n);
 	run_binop("add close", fa_fpr_add, ref_add, gx_full, gy_close, 3 * n);
 	run_binop("add close short", fa_fpr_add, ref_add, gx_short, gy_close, n);
@@ -545,6 +564,12 @@ static void test_api(long n)
 		double dx = u2d(x), dy = u2d(y);
 		cmp_u64("fpr_add", x, y, fpr_bits(fpr_add(fx, fy)), d2u(dx + dy));
 		cmp_u64("fpr_sub", x, y, fpr_bits(fpr_sub(fx, fy)), d2u(dx - dy));
+		{
+			fpr fs, fd;
+			fpr_add_sub(fx, fy, &fs, &fd);
+			cmp_u64("fpr_add_sub (+)", x, y, fpr_bits(fs), d2u(dx + dy));
+			cmp_u64("fpr_add_sub (-)", x, y, fpr_bits(fd), d2u(dx - dy));
+		}
 		cmp_u64("fpr_neg", x, 0, fpr_bits(fpr_neg(fx)), d2u(-dx));
 		cmp_u64("fpr_half", x, 0, fpr_bits(fpr_half(fx)), d2u(dx * 0.5));
 		cmp_u64("fpr_double", x, 0, fpr_bits(fpr_double(fx)), d2u(dx + dx));

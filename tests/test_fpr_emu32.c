@@ -20,6 +20,7 @@
 #define fa_fpr_floor t32_fpr_floor
 #define fa_fpr_trunc t32_fpr_trunc
 #define fa_fpr_lt t32_fpr_lt
+#define fa_fpr_add_sub t32_fpr_add_sub
 
 #include "fpr_emu.c"
 
