@@ -31,6 +31,13 @@
  *    candidate key); the native build relies on the FPU's add/mul/
  *    div/sqrt being constant-time, as they are on current x86-64 cores.
  *    Verification handles public data only.
+ *  - Running time: every function returns after a bounded amount of
+ *    work. Each declaration below says what bounds it ("Time:"): a
+ *    fixed amount set by logn (and by the message length, hashed once),
+ *    or, for keygen and signing, a loop of fixed-work iterations whose
+ *    count is random, with the probability of exceeding a given count.
+ *    n = 2^logn. Measured figures: BENCHMARKS.md. No input makes any
+ *    function loop: tests/fuzz (README "Robustness").
  */
 #ifndef FALCON_ACCEL_H
 #define FALCON_ACCEL_H
@@ -68,7 +75,8 @@ extern "C" {
                                      attempts (never for a valid key in
                                      practice; see FA_SIGN_MAX_ATTEMPTS) */
 
-/* Short English text for an error code (static string, never NULL). */
+/* Short English text for an error code (static string, never NULL).
+   Time: constant. */
 const char *fa_strerror(int err);
 
 /* ------------------------------------------------------------------ */
@@ -120,7 +128,10 @@ const char *fa_strerror(int err);
 #define FA_SIG_CT         3   /* header 0x50+logn, fixed length */
 
 /* ------------------------------------------------------------------ */
-/* SHAKE256, also the randomness source of keygen and signing. */
+/* SHAKE256, also the randomness source of keygen and signing.
+   Time: one Keccak-f[1600] permutation per 136 bytes injected or
+   extracted (and one per init/flip); nothing depends on the data;
+   fa_shake256_init_prng_from_system adds one getrandom call. */
 
 typedef struct {
 	uint64_t st[25];
@@ -147,7 +158,9 @@ int fa_shake256_init_prng_from_system(fa_shake256_ctx *sc);
 typedef struct fa_kernels fa_backend;
 
 /* Number of registered backends, and the i-th (NULL past the end).
-   Registered backends may be unavailable on this machine. */
+   Registered backends may be unavailable on this machine.
+   Time (every backend function): at most a name comparison per
+   registered backend, plus one CPUID query (avx2 availability). */
 size_t fa_backend_count(void);
 const fa_backend *fa_backend_at(size_t i);
 /* Backend by name, or NULL if unknown or unavailable on this machine. */
@@ -162,13 +175,18 @@ int fa_backend_available(const fa_backend *be);
 /* Keys. */
 
 /* Degree (logn) of an encoded key or signature from its header byte,
-   or a negative error code. */
+   or a negative error code. Time: constant. */
 int fa_get_logn(const void *obj, size_t len);
 
 /* Key pair generation with randomness from `rng` (a flipped SHAKE256
    context). The NIST KAT procedure seeds rng with 48 bytes. Writes
    FA_PRIVKEY_SIZE(logn) bytes to sk and FA_PUBKEY_SIZE(logn) to pk (pk may
-   be NULL). */
+   be NULL).
+   Time: draws (f, g) until a candidate passes keygen's checks and the
+   NTRU solver; each draw is fixed work set by logn, their number is random and
+   independent of anything but rng (measured at logn 9 on a loaded
+   2-vCPU VM, 100 keys: median 3.0 ms, maximum 8.7 ms, i.e. about three
+   draws' worth; the solver is polynomial in n, the rest O(n log n)). */
 int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
 	void *sk, size_t sk_len, void *pk, size_t pk_len,
 	void *tmp, size_t tmp_len);
@@ -179,7 +197,10 @@ int fa_keygen(const fa_backend *be, fa_shake256_ctx *rng, unsigned logn,
    [-127, 127], the NTRU equation fG - gF = q holding exactly over the
    integers, ||(f, g)||^2 < 16823 and keygen's Gram-Schmidt bound --
    else FA_ERR_KEY. The check costs four NTTs mod a 15-bit prime and a
-   few FFTs of size n, in constant time. */
+   few FFTs of size n, in constant time.
+   Time (fa_make_public, fa_expand_privkey): fixed by logn: the decoders
+   read at most the key length once, then O(n log n) transforms (NTT mod
+   q, NTT mod 18433, FFT); no loop depends on the key's values. */
 
 /* Public key from a private key. */
 int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
@@ -218,6 +239,17 @@ int fa_expand_privkey(const fa_backend *be, void *expanded_key,
    (each trial accepts with a probability bounded away from 0 for every
    leaf sigma in [sigma_min, sigma_max], which the key checks ensure).
 
+   Time: one hash of the message, then at most FA_SIGN_MAX_ATTEMPTS
+   attempts, each O(n log n) fixed work (in fa_sign_dyn including the
+   LDL decomposition) plus 2n SamplerZ calls; fa_sign_dyn first decodes
+   and checks the key as fa_make_public does (fixed work, once);
+   fa_sign_tree first checks the expanded key's checksum (one pass over
+   it). Each SamplerZ trial accepts with probability at least 0.503 for
+   every sigma in [sigma_min, sigma_max] and every centre (computed over
+   logn 1..10), so a call exceeds 64 trials with probability below
+   0.497^64 < 2^-64, and a signature has any call beyond 64 trials with
+   probability below 128 * 2048 * 2^-64 = 2^-46.
+
    fa_sign_tree / fa_sign_tree_ex: expanded_key must be a buffer written
    by fa_expand_privkey (FA_EXPANDED_KEY_SIZE(logn) bytes, 8-byte
    aligned; logn is read from its header), unmodified; FA_ERR_KEY if its
@@ -245,7 +277,16 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 
 /* ------------------------------------------------------------------ */
 /* Verification. sig_format 0 accepts any format (from the header).
-   Returns FA_OK, FA_ERR_BADSIG, or a decoding error code. */
+   Returns FA_OK, FA_ERR_BADSIG, or a decoding error code.
+   Time (fa_verify, fa_verify_prepared, fa_pubkey_prepare): fixed by logn
+   and the message length: decoding reads each input byte at most once,
+   hash-to-point runs SHAKE256 over nonce || msg, then for the
+   compressed and padded formats draws 16-bit values until n are below
+   5q (the specification's rejection sampler: each draw is kept with
+   probability 61445/65536 > 0.93, so more than 2n + 64 draws happen
+   with probability below 2^-64 at every logn), for the CT format a
+   fixed number of draws set by logn; then two NTTs (one with a prepared
+   key) and the norm. */
 
 int fa_verify(const fa_backend *be, const void *sig, size_t sig_len,
 	int sig_format, const void *pk, size_t pk_len,

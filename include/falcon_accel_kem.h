@@ -38,6 +38,16 @@
  *    check compares hashes of the public key).
  *  - The freestanding build (rv32) has every function except those that
  *    read the OS random source (fa_kem_keygen, fa_kem_encaps).
+ *  - Running time (every function): fixed by the level, except matrix
+ *    sampling (keygen, encaps, decaps's re-encryption), which squeezes
+ *    SHAKE128 blocks of 168 bytes (112 candidates of 12 bits) until 256
+ *    coefficients per entry are below q; each candidate is kept with
+ *    probability 3329/4096 > 0.81, so an entry needs more than 5 blocks
+ *    with probability below 2^-261 and more than 6 below 2^-445. The
+ *    rejection depends on the public seed rho only. The input checks
+ *    read each byte once (fa_kem_check_ek: O(k n); fa_kem_check_dk: one
+ *    SHA3-256 of ek). fa_kem_keygen / fa_kem_encaps add one getrandom
+ *    call (bounded by the OS).
  */
 #ifndef FALCON_ACCEL_KEM_H
 #define FALCON_ACCEL_KEM_H
