@@ -43,6 +43,24 @@ def test_load_detects_wrong_answers(tmp_path):
     assert rep["errors"] > 0 and "wrong verify" in rep["error_samples"][0]
 
 
+@pytest.mark.parametrize("sig", ["AAAA", "not base64!", 7])
+def test_load_detects_bad_signatures(tmp_path, sig):
+    """Signatures that are malformed, not base64 or not strings count as
+    errors (checked after the timed phase), without stopping the run."""
+    with RunningServer(tmp_path / "k", TOKEN, threads=1) as srv:
+        async def liar(headers, body):
+            n = len(json.loads(body)["items"])
+            return Response(json.dumps({"format": "compressed",
+                                        "signatures": [sig] * n}).encode(),
+                            media_type="application/json")
+        srv.service.sign_batch = liar
+        rep = asyncio.run(loadtest.run_load(
+            "127.0.0.1", srv.port, TOKEN, "sign-batch", clients=1,
+            duration=0.5, max_requests=3, batch=4))
+    assert rep["errors"] > 0 and rep["requests"] > 0
+    assert "signatures" in rep["error_samples"][0]
+
+
 def test_only_loopback_targets():
     loadtest.check_loopback("127.0.0.1")
     loadtest.check_loopback("localhost")
