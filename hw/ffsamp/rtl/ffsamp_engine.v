@@ -94,7 +94,6 @@ module ffsamp_engine #(
 );
 	localparam integer TREE_WORDS = (MAXLOGN + 1) << MAXLOGN;
 	localparam integer WORK_WORDS = 6 << MAXLOGN;
-	localparam integer LAT_ADD = 6, LAT_MUL = 5;
 	localparam [63:0] SIGN = 64'h8000000000000000;
 	localparam [15:0] TSEL = 16'h8000;   // address bit 15: tree memory
 	localparam [2:0] ERR_OK = 3'd0, ERR_NOTREE = 3'd1, ERR_LOGN = 3'd2,
