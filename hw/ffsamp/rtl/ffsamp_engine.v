@@ -30,7 +30,8 @@
 // perform these same operations. Phase 3 fuses poly_sub, poly_mul_fft and
 // poly_add per complex slot u (each slot's operations are independent of
 // the other slots', so the values are those of the three passes).
-// Each phase is a microprogram per element on an 8-entry register file,
+// Each phase is a microprogram per element on 8 registers; with two or
+// more elements, elements k and k + 1 run it interleaved on two banks,
 // one binary64 adder and one multiplier (hw/fp64, fully pipelined), the
 // operations and their rounding those of src/fft.c (split, merge, CMUL,
 // poly_sub/add). Instructions issue in order, one per cycle, and wait
@@ -239,30 +240,40 @@ module ffsamp_engine #(
 
 	// running kernel
 	reg  [2:0]  kind_q;
-	reg  [4:0]  pc_q;
+	reg  [5:0]  pc_q;            // {microprogram pc, bank} in dual mode
 	reg  [10:0] k_q, kcnt_q;     // element index, element count
 	reg  [15:0] ba_q, bb_q, bc_q, bd_q, be_q;
 	reg  [10:0] hn_q, qn_q;
-	reg  [63:0] rf_q [0:7];
-	reg  [7:0]  pend_q;          // register waiting for a result
+	reg  [63:0] rf_q [0:15];     // bank 0: R0..R7, bank 1: R8..R15
+	reg  [15:0] pend_q;          // register waiting for a result
 	// write-back tags {valid, rd, half} of the adder / multiplier pipelines
-	reg  [4:0]  wba_q [0:6];     // the adder's result: 7 cycles after issue
-	reg  [3:0]  wbm_q [0:5];     // the multiplier's: 6 cycles after issue
-	reg  [3:0]  wbl_q;           // {valid, rd} of a memory load
+	reg  [5:0]  wba_q [0:6];     // the adder's result: 7 cycles after issue
+	reg  [4:0]  wbm_q [0:5];     // the multiplier's: 6 cycles after issue
+	reg  [4:0]  wbl_q;           // {valid, rd} of a memory load
 
 	wire [3:0]  nl = logn_q - d_q;                 // node logn
 	wire [10:0] nn = 11'd1 << nl;                  // node size
 	wire [10:0] nh = nn >> 1;
 	wire [15:0] sub_tree = {12'd0, nl} << (nl - 4'd1);  // TREESIZE(nl - 1)
 
-	wire [16:0] ins = ucode(kind_q, pc_q);
+	// dual mode (an even element count of at least 2): elements k and k + 1
+	// run the same microprogram interleaved instruction by instruction,
+	// k on register bank 0, k + 1 on bank 1, so that one element's
+	// instructions issue while the other's wait for results
+	wire        dual = (kcnt_q >= 11'd2);
+	wire        bank = dual & pc_q[0];
+	wire [4:0]  upc = dual ? pc_q[5:1] : pc_q[4:0];
+	wire [16:0] ins = ucode(kind_q, upc);
 	wire [3:0]  i_op = ins[16:13];
-	wire [2:0]  i_rd = ins[12:10], i_ra = ins[9:7], i_rb = ins[6:4];
+	wire [3:0]  i_rd = {bank, ins[12:10]}, i_ra = {bank, ins[9:7]}, i_rb = {bank, ins[6:4]};
+	wire [3:0]  i_rd1 = {bank, ins[12:10] + 3'd1};
 	wire [3:0]  i_port = ins[3:0];
+	wire [10:0] k_el = k_q + {10'd0, bank};       // this instruction's element
+	wire [5:0]  pc_step = 6'd1;
 
 	// element addresses of the running kernel
 	reg  [15:0] port_addr;
-	wire [15:0] k16 = {5'd0, k_q}, hn16 = {5'd0, hn_q}, qn16 = {5'd0, qn_q};
+	wire [15:0] k16 = {5'd0, k_el}, hn16 = {5'd0, hn_q}, qn16 = {5'd0, qn_q};
 	always @(*) begin
 		port_addr = 16'd0;
 		case (kind_q)
@@ -319,10 +330,10 @@ module ffsamp_engine #(
 	reg  can_issue;
 	always @(*) begin
 		case (i_op)
-		O_END: can_issue = (pend_q == 8'd0);
+		O_END: can_issue = (dual & ~bank) | (pend_q == 16'd0);
 		O_LD:  can_issue = ~pend_q[i_rd];
 		O_ST:  can_issue = ~pend_q[i_ra];
-		O_LDW: can_issue = ~pend_q[i_rd] & ~pend_q[i_rd + 3'd1];
+		O_LDW: can_issue = ~pend_q[i_rd] & ~pend_q[i_rd1];
 		default: can_issue = ~pend_q[i_ra] & ~pend_q[i_rb] & ~pend_q[i_rd];
 		endcase
 	end
@@ -357,9 +368,12 @@ module ffsamp_engine #(
 	assign mem_rdata_o = rsel_q ? t_rdata : w_rdata;
 	wire [63:0] rdata = rsel_q ? t_rdata : w_rdata;
 
-	// twiddles: root[hn + k] = {re, im}
-	wire [127:0] root;
-	fft_roots_rom u_roots (.clk(clk_i), .addr(hn_q[9:0] + k_q[9:0]), .data(root));
+	// twiddles: root[hn + k] = {re, im} and root[hn + k + 1] for bank 1
+	// (registered ROMs; k is stable for many cycles before an LDW)
+	wire [127:0] root0, root1;
+	fft_roots_rom u_roots0 (.clk(clk_i), .addr(hn_q[9:0] + k_q[9:0]), .data(root0));
+	fft_roots_rom u_roots1 (.clk(clk_i), .addr(hn_q[9:0] + k_q[9:0] + 10'd1), .data(root1));
+	wire [127:0] root = bank ? root1 : root0;
 
 	// ---------------------------------------------------------------
 	// binary64 units, operands registered (results held while operands are)
@@ -401,15 +415,15 @@ module ffsamp_engine #(
 			st_q <= S_IDLE; logn_q <= 4'd1; d_q <= 4'd0; tree_logn_q <= 4'd0;
 			tree_ok_q <= 1'b0; smin_q <= 64'd0; maxt_q <= 8'd0; wdog_q <= 32'd0;
 			cyc_q <= 32'd0; err_q <= ERR_OK; nsamp_q <= 16'd0;
-			kind_q <= K_SPLIT; pc_q <= 5'd0; k_q <= 11'd0; kcnt_q <= 11'd0;
+			kind_q <= K_SPLIT; pc_q <= 6'd0; k_q <= 11'd0; kcnt_q <= 11'd0;
 			ba_q <= 16'd0; bb_q <= 16'd0; bc_q <= 16'd0; bd_q <= 16'd0; be_q <= 16'd0;
-			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= 8'd0; wbl_q <= 4'd0;
+			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= 16'd0; wbl_q <= 5'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; refused_o <= 1'b0; err_o <= ERR_OK; cycles_o <= 32'd0;
 			samples_o <= 16'd0;
-			for (j = 0; j < 8; j = j + 1) rf_q[j] <= 64'd0;
-			for (j = 0; j < 7; j = j + 1) wba_q[j] <= 5'd0;
-			for (j = 0; j < 6; j = j + 1) wbm_q[j] <= 4'd0;
+			for (j = 0; j < 16; j = j + 1) rf_q[j] <= 64'd0;
+			for (j = 0; j < 7; j = j + 1) wba_q[j] <= 6'd0;
+			for (j = 0; j < 6; j = j + 1) wbm_q[j] <= 5'd0;
 			for (j = 0; j <= MAXLOGN; j = j + 1) begin
 				fr_tree[j] <= 16'd0; fr_t0[j] <= 16'd0; fr_t1[j] <= 16'd0;
 				fr_z0[j] <= 16'd0; fr_z1[j] <= 16'd0; fr_tmp[j] <= 16'd0;
@@ -428,16 +442,16 @@ module ffsamp_engine #(
 
 			// write-back: pipelines move on every cycle; a result clears
 			// its register's pending bit (issue below may set another)
-			wba_q[0] <= 5'd0; wbm_q[0] <= 4'd0; wbl_q <= 4'd0;
+			wba_q[0] <= 6'd0; wbm_q[0] <= 5'd0; wbl_q <= 5'd0;
 			for (j = 1; j < 7; j = j + 1) wba_q[j] <= wba_q[j - 1];
 			for (j = 1; j < 6; j = j + 1) wbm_q[j] <= wbm_q[j - 1];
-			if (wba_q[6][4]) rf_q[wba_q[6][3:1]] <= wba_q[6][0] ? fhalf(add_y) : add_y;
-			if (wbm_q[5][3]) rf_q[wbm_q[5][2:0]] <= mul_y;
-			if (wbl_q[3]) rf_q[wbl_q[2:0]] <= rdata;
-			for (j = 0; j < 8; j = j + 1) begin
-				if ((wba_q[6][4] && wba_q[6][3:1] == j) ||
-				    (wbm_q[5][3] && wbm_q[5][2:0] == j) ||
-				    (wbl_q[3] && wbl_q[2:0] == j))
+			if (wba_q[6][5]) rf_q[wba_q[6][4:1]] <= wba_q[6][0] ? fhalf(add_y) : add_y;
+			if (wbm_q[5][4]) rf_q[wbm_q[5][3:0]] <= mul_y;
+			if (wbl_q[4]) rf_q[wbl_q[3:0]] <= rdata;
+			for (j = 0; j < 16; j = j + 1) begin
+				if ((wba_q[6][5] && wba_q[6][4:1] == j) ||
+				    (wbm_q[5][4] && wbm_q[5][3:0] == j) ||
+				    (wbl_q[4] && wbl_q[3:0] == j))
 					pend_q[j] <= 1'b0;
 			end
 
@@ -468,7 +482,7 @@ module ffsamp_engine #(
 			end
 			// the next phase of the node on top of the stack
 			S_NODE: begin
-				pc_q <= 5'd0; k_q <= 11'd0;
+				pc_q <= 6'd0; k_q <= 11'd0;
 				hn_q <= nh; qn_q <= nh >> 1;
 				if (nl == 4'd0) begin
 					if (fr_ph[d_q] == 3'd0) begin
@@ -525,15 +539,15 @@ module ffsamp_engine #(
 			end
 			// issue the current instruction when its registers are ready
 			S_ISSUE: if (issue) begin
-				pc_q <= pc_q + 5'd1;
+				pc_q <= pc_q + pc_step;
 				case (i_op)
-				O_END: begin
-					pc_q <= 5'd0;
-					if (k_q + 11'd1 == kcnt_q) begin
+				O_END: if (!(dual & ~bank)) begin   // bank 0's END: no-op
+					pc_q <= 6'd0;
+					if (k_q + (dual ? 11'd2 : 11'd1) == kcnt_q) begin
 						fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
 						st_q <= S_NODE;
 					end else begin
-						k_q <= k_q + 11'd1;
+						k_q <= k_q + (dual ? 11'd2 : 11'd1);
 					end
 				end
 				O_LD: begin   // address presented this cycle, data next
@@ -541,7 +555,7 @@ module ffsamp_engine #(
 				end
 				O_LDW: begin  // ROM output (address hn + k) is stable
 					rf_q[i_rd] <= root[127:64];
-					rf_q[i_rd + 3'd1] <= root[63:0];
+					rf_q[i_rd1] <= root[63:0];
 				end
 				O_ST: ;       // written this cycle
 				O_SZ: begin
@@ -568,16 +582,16 @@ module ffsamp_engine #(
 					err_q <= 3'd4 + {1'b0, sz_err}; st_q <= S_DONE;
 				end else begin
 					rf_q[i_rd] <= sz_f;
-					pc_q <= pc_q + 5'd1; st_q <= S_ISSUE;
+					pc_q <= pc_q + 6'd1; st_q <= S_ISSUE;
 				end
 			end
 			// watchdog: wait for SamplerZ (bounded by its trial limit)
 			// (and for the results in flight)
-			S_ABORT: if (!sz_busy && pend_q == 8'd0) st_q <= S_DONE;
+			S_ABORT: if (!sz_busy && pend_q == 16'd0) st_q <= S_DONE;
 			S_DONE: begin
 				done_o <= 1'b1; err_o <= err_q;
 				cycles_o <= cyc_q; samples_o <= nsamp_q;
-				pend_q <= 8'd0;
+				pend_q <= 16'd0;
 				st_q <= S_IDLE;
 			end
 			default: st_q <= S_IDLE;
