@@ -33,6 +33,7 @@
  * (details at the top of fpr_emu.c).
  */
 uint64_t fa_fpr_scaled(int64_t i, int sc);       /* i * 2^sc, |sc| < 2^28 */
+uint64_t fa_fpr_of32(int32_t v);                 /* exact */
 uint64_t fa_fpr_add(uint64_t x, uint64_t y);
 /* *sum = x + y, *dif = x - y (both as fa_fpr_add; shared alignment) */
 void fa_fpr_add_sub(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
@@ -42,6 +43,8 @@ uint64_t fa_fpr_sqrt(uint64_t x);
 int64_t fa_fpr_rint(uint64_t x);                 /* ties to even, |x| < 2^63 */
 int64_t fa_fpr_floor(uint64_t x);                /* |x| < 2^63 */
 int64_t fa_fpr_trunc(uint64_t x);                /* |x| < 2^63 */
+/* trunc(x * 2^k), 0 <= k < 2^20, |x| * 2^k < 2^63 */
+int64_t fa_fpr_trunc_scaled(uint64_t x, int k);
 int fa_fpr_lt(uint64_t x, uint64_t y);
 
 #if FA_FPEMU
@@ -56,6 +59,8 @@ static inline uint64_t fpr_bits(fpr x) { return x; }
 /* x * 2^sc, from a signed integer (exact when |i| < 2^53). */
 static inline fpr fpr_scaled(int64_t i, int sc) { return fa_fpr_scaled(i, sc); }
 static inline fpr fpr_of(int64_t i) { return fa_fpr_scaled(i, 0); }
+/* From a 32-bit integer (exact; cheaper than fpr_of on 32-bit cores). */
+static inline fpr fpr_of32(int32_t i) { return fa_fpr_of32(i); }
 static inline fpr fpr_add(fpr x, fpr y) { return fa_fpr_add(x, y); }
 /* x - y = x + (-y), also for zeros (IEEE). */
 static inline fpr fpr_sub(fpr x, fpr y) { return fa_fpr_add(x, y ^ FA_FPR_SIGN_BIT); }
@@ -103,6 +108,11 @@ static inline int fpr_lt(fpr x, fpr y) { return fa_fpr_lt(x, y); }
 static inline int64_t fpr_rint(fpr x) { return fa_fpr_rint(x); }
 static inline int64_t fpr_floor(fpr x) { return fa_fpr_floor(x); }
 static inline int64_t fpr_trunc(fpr x) { return fa_fpr_trunc(x); }
+/* trunc(x * 2^k) for 0 <= k < 2^20, |x| * 2^k < 2^63 (x * 2^k exact). */
+static inline int64_t fpr_trunc_scaled(fpr x, int k)
+{
+	return fa_fpr_trunc_scaled(x, k);
+}
 
 #else /* native binary64 */
 
@@ -134,6 +144,7 @@ static inline uint64_t fpr_bits(fpr x)
 	return b;
 }
 static inline fpr fpr_of(int64_t i) { return (double)i; }
+static inline fpr fpr_of32(int32_t i) { return (double)i; }
 static inline fpr fpr_scaled(int64_t i, int sc)
 {
 	/* Multiply by 2^sc by building the power of two directly (exact for
@@ -199,6 +210,13 @@ static inline int64_t fpr_rint(fpr x)
 }
 /* Truncation towards zero (|x| < 2^63). */
 static inline int64_t fpr_trunc(fpr x) { return (int64_t)x; }
+/* trunc(x * 2^k), 0 <= k <= 1023, |x| * 2^k < 2^63: the product by a
+   power of two is exact while it is normal; below that it truncates to
+   0 either way. */
+static inline int64_t fpr_trunc_scaled(fpr x, int k)
+{
+	return (int64_t)(x * fpr_from_bits((uint64_t)(1023 + k) << 52));
+}
 /* Largest integer <= x (|x| < 2^63). */
 static inline int64_t fpr_floor(fpr x)
 {

@@ -282,6 +282,41 @@ uint64_t fa_fpr_scaled(int64_t i, int sc)
 		& mask64(u64_nonzero(u));
 }
 
+/* v as a binary64 (always exact: |v| <= 2^31 < 2^53). */
+uint64_t fa_fpr_of32(int32_t v)
+{
+	uint32_t s = (uint32_t)v >> 31;
+	uint32_t a = ((uint32_t)v ^ (0 - s)) + s;    /* |v| in [0, 2^31] */
+	uint32_t w = a, c, k, n = 0;
+
+	/* n = number of leading zeros of a (31 for a = 0), w = a << n:
+	   c = 1 iff the top 16 (then 8, 4, 2, 1) bits of w are zero */
+	c = ((w >> 16) - 1) >> 31;
+	k = c << 4;
+	w <<= k;
+	n += k;
+	c = ((w >> 24) - 1) >> 31;
+	k = c << 3;
+	w <<= k;
+	n += k;
+	c = ((w >> 28) - 1) >> 31;
+	k = c << 2;
+	w <<= k;
+	n += k;
+	c = ((w >> 30) - 1) >> 31;
+	k = c << 1;
+	w <<= k;
+	n += k;
+	c = (w >> 31) ^ 1;
+	w <<= c;
+	n += c;
+	/* a = w * 2^(-n), leading bit at 31: exponent 31 - n, the 31 bits
+	   below the leading one are the top of the fraction. a = 0: +0. */
+	return (((((uint64_t)(1054 - n) << 52)
+		| ((uint64_t)(uint32_t)(w << 1) << 20)) & mask64(u32_nonzero(a))))
+		| ((uint64_t)s << 63);
+}
+
 /* ------------------------------------------------------------------ */
 /* Addition. */
 
@@ -586,6 +621,21 @@ int64_t fa_fpr_floor(uint64_t x)
 	/* negative non-integer: -(floor(|x|) + 1) */
 	ip += sign & (half | rest);
 	return apply_sign(sign, ip);
+}
+
+/* Integer part of x * 2^k (rounding towards zero), for 0 <= k < 2^20 and
+   |x| * 2^k < 2^63: the same as fa_fpr_trunc(fa_fpr_mul(x, 2^k)) when that
+   product is exact (no overflow), without the multiplication. */
+int64_t fa_fpr_trunc_scaled(uint64_t x, int k)
+{
+	uint64_t w, t;
+	int32_t n;
+
+	/* |x| * 2^k = w * 2^(ex + k - 1085), w = significand << 10 < 2^63 */
+	w = fpr_significand(x) << 10;
+	n = 1085 - fpr_exp_field(x) - (int32_t)k;   /* >= 0 in range */
+	t = u64_shr(w, (uint32_t)n & 63) & mask64(i32_lt(n, 64));
+	return apply_sign((uint32_t)(x >> 63), t);
 }
 
 /* Integer part (rounding towards zero). */

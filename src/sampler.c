@@ -93,14 +93,14 @@ static inline uint64_t mulhi64(uint64_t a, uint64_t b)
  */
 static uint64_t expm_p63(fpr x, fpr ccs)
 {
-	uint64_t z = (uint64_t)fpr_trunc(fpr_mul(x, FPR_PTWO63)) << 1;
+	uint64_t z = (uint64_t)fpr_trunc_scaled(x, 63) << 1;   /* x * 2^63 exact */
 	uint64_t y = fa_expm_coeffs[0];
 	size_t u;
 
 	for (u = 1; u < 13; u ++) {
 		y = fa_expm_coeffs[u] - mulhi64(z, y);
 	}
-	z = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
+	z = (uint64_t)fpr_trunc_scaled(ccs, 63) << 1;
 	return mulhi64(z, y);
 }
 
@@ -112,7 +112,7 @@ static uint64_t expm_p63(fpr x, fpr ccs)
 static int ber_exp(fa_sampler_ctx *sc, fpr x, fpr ccs)
 {
 	int s = (int)fpr_trunc(fpr_mul(x, FPR_INV_LOG2));
-	fpr r = fpr_sub(x, fpr_mul(fpr_of(s), FPR_LOG2));
+	fpr r = fpr_sub(x, fpr_mul(fpr_of32(s), FPR_LOG2));
 	uint32_t sw = (uint32_t)s, w;
 	uint64_t z;
 	int i;
@@ -132,7 +132,7 @@ static int ber_exp(fa_sampler_ctx *sc, fpr x, fpr ccs)
 static int samplerz(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 {
 	int s = (int)fpr_floor(mu);
-	fpr r = fpr_sub(mu, fpr_of(s));            /* r in [0, 1) */
+	fpr r = fpr_sub(mu, fpr_of32(s));          /* r in [0, 1) */
 	fpr dss = fpr_half(fpr_sqr(isigma));       /* 1/(2 sigma^2) */
 	fpr ccs = fpr_mul(isigma, sc->sigma_min);  /* sigma_min/sigma */
 
@@ -143,8 +143,8 @@ static int samplerz(fa_sampler_ctx *sc, fpr mu, fpr isigma)
 		fpr x;
 
 		/* x = (z - r)^2 / (2 sigma^2) - z0^2 / (2 sigma0^2) */
-		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
-		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
+		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of32(z), r)), dss);
+		x = fpr_sub(x, fpr_mul(fpr_of32(z0 * z0), FPR_INV_2SQRSIGMA0));
 		/* declassified: the trial count (README) */
 		if (fa_declassify_int(ber_exp(sc, x, ccs))) {
 			return s + z;

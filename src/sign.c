@@ -23,7 +23,7 @@ static void small_to_fpr(fpr *r, const int8_t *t, unsigned logn)
 	size_t u, n = MKN(logn);
 
 	for (u = 0; u < n; u ++) {
-		r[u] = fpr_of(t[u]);
+		r[u] = fpr_of32(t[u]);
 	}
 }
 
@@ -80,7 +80,7 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm,
 	size_t u, n = MKN(logn);
 
 	for (u = 0; u < n; u ++) {
-		t0[u] = fpr_of(hm[u]);
+		t0[u] = fpr_of32((int32_t)hm[u]);
 	}
 	fa_k_fft(k, t0, logn);
 	memcpy(t1, t0, n * sizeof *t0);
@@ -170,8 +170,8 @@ static inline void samp_pair(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	int z[2];
 
 	fa_k_samplerz_pair(sc->k, sc, z, mu0, mu1, isigma);
-	*z0 = fpr_of(z[0]);
-	*z1 = fpr_of(z[1]);
+	*z0 = fpr_of32(z[0]);
+	*z1 = fpr_of32(z[1]);
 }
 
 /*

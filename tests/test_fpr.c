@@ -467,6 +467,51 @@ static void test_int(long n)
 	finish("trunc");
 }
 
+/* fa_fpr_of32 against the C conversion (every int32 is exact), and
+   fa_fpr_trunc_scaled against truncating the FPU's x * 2^k. */
+static void test_of32_trunc_scaled(long n)
+{
+	static const int32_t edge[] = {
+		0, 1, -1, 2, -2, 3, 0x7FFFFFFF, -0x7FFFFFFF, INT32_MIN,
+		0x40000000, -0x40000000, 0xFFFF, 0x10000, 324, -18, 19,
+	};
+	long i;
+	size_t j;
+
+	start();
+	for (j = 0; j < sizeof edge / sizeof edge[0]; j ++) {
+		cmp_u64("of32", (uint64_t)(int64_t)edge[j], 0,
+			fa_fpr_of32(edge[j]), d2u((double)edge[j]));
+	}
+	for (i = 0; i < n; i ++) {
+		/* random bit length 0..32, random sign */
+		uint32_t u = (uint32_t)rnd() >> rnd_below(33);
+		int32_t v = (int32_t)u;
+		cmp_u64("of32", (uint64_t)(int64_t)v, 0, fa_fpr_of32(v),
+			d2u((double)v));
+	}
+	finish("of32");
+
+	start();
+	for (i = 0; i < n; i ++) {
+		int k = (int)rnd_below(64);
+		/* |x| * 2^k < 2^63: field + k <= 1085 */
+		uint64_t x = (rnd_below(16) == 0) ? gen_special()
+			: gen_normal(1, (unsigned)(1085 - k), gen_zero_low());
+		double p = u2d((uint64_t)(1023 + k) << 52);
+		if (field(x) + (unsigned)k > 1085)
+			x &= SIGN_BIT;
+		cmp_u64("trunc_scaled", x, (uint64_t)k,
+			(uint64_t)fa_fpr_trunc_scaled(x, k),
+			(uint64_t)(int64_t)(u2d(flush(x)) * p));
+		/* as the sampler used it: trunc(x * 2^63), x in [0, 1) */
+		x = gen_normal(1, 1022, gen_zero_low()) & ~SIGN_BIT;
+		cmp_u64("trunc_scaled 63", x, 63, (uint64_t)fa_fpr_trunc_scaled(x, 63),
+			(uint64_t)fa_fpr_trunc(fa_fpr_mul(x, 0x43E0000000000000u)));
+	}
+	finish("trunc_scaled");
+}
+
 /* Random int64 of random bit length (0..63 bits, sign random, INT64_MIN
    sometimes). */
 static int64_t gen_int64(void)
@@ -627,6 +672,7 @@ int main(int argc, char **argv)
 	test_div(n);
 	test_sqrt(n);
 	test_int(n);
+	test_of32_trunc_scaled(n / 2);
 	test_scaled(n);
 	test_lt(n);
 	test_api(n / 4);

@@ -21,6 +21,8 @@
 #define fa_fpr_trunc t32_fpr_trunc
 #define fa_fpr_lt t32_fpr_lt
 #define fa_fpr_add_sub t32_fpr_add_sub
+#define fa_fpr_of32 t32_fpr_of32
+#define fa_fpr_trunc_scaled t32_fpr_trunc_scaled
 
 #include "fpr_emu.c"
 
