@@ -18,6 +18,7 @@ sign_tree and verify, all in the given mode and on the inputs of
 `falcon-accel bench --backend soc` (tools/cli_soc.c), one table each.
 
 bench: the sequence and inputs of `falcon-accel bench --backend soc`
+(--host-keys: no keygen on the firmware, the key pair from the host)
 (keygen, pubkey, sign_dyn, sign_tree, verify; seed 0xA0.., nonce 0x40..,
 the same message) on any firmware that answers the link protocol -- our
 fw/ or the reference's (bench/ref_soc) -- printed as the CLI's JSON plus
@@ -95,7 +96,7 @@ def kernel_table(s):
 
 
 def kstats(args):
-    logn = {512: 9, 1024: 10}[args.degree]
+    logn = args.degree.bit_length() - 1
     s = Soc(args.fw)
     if args.op == "all":
         # every op in the given mode, on the bench's inputs
@@ -139,6 +140,16 @@ def sha256_file(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def host_keygen(cli, degree):
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([cli, "--backend", "portable", "keygen", "--degree", str(degree),
+                            "--seed", BENCH_SEED.hex(), "--sk", os.path.join(d, "sk"),
+                            "--pk", os.path.join(d, "pk")], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit("soc_link: host keygen failed: " + r.stderr.strip())
+        return open(os.path.join(d, "sk"), "rb").read(), open(os.path.join(d, "pk"), "rb").read()
+
+
 def host_check(cli, degree, sk, pk, sigs):
     """The host library (portable backend): same key pair from the seed,
     and it accepts each signature."""
@@ -166,7 +177,7 @@ def host_check(cli, degree, sk, pk, sigs):
 
 
 def bench(args):
-    logn = {512: 9, 1024: 10}[args.degree]
+    logn = args.degree.bit_length() - 1
     s = Soc(args.fw)
     res, outs, checks = [], {}, {}
 
@@ -184,7 +195,15 @@ def bench(args):
         res.append(row)
         return fs
 
-    sk, pk = one("keygen", [BENCH_SEED], 2)
+    if args.host_keys:
+        # the key pair from the host library (the same bytes as the
+        # firmware's keygen from this seed; the reference run checks it):
+        # skips the longest simulation when keygen is not wanted
+        if not args.cli:
+            raise SystemExit("soc_link: --host-keys needs --cli")
+        sk, pk = host_keygen(args.cli, args.degree)
+    else:
+        sk, pk = one("keygen", [BENCH_SEED], 2)
     (pk2,) = one("pubkey", [sk], 1)
     (sig_dyn,) = one("sign_dyn", [sk, BENCH_NONCE, BENCH_SEED, BENCH_MSG], 1)
     (sig_tree,) = one("sign_tree", [sk, BENCH_NONCE, BENCH_SEED, BENCH_MSG], 1)
@@ -222,10 +241,14 @@ def main():
                     help="kernels: fw, accel or dma (kstats default accel, bench default fw)")
     ap.add_argument("--op", choices=["keygen", "pubkey", "sign_dyn", "sign_tree", "verify", "all"],
                     default="sign_dyn")
-    ap.add_argument("--degree", type=int, choices=[512, 1024], default=512)
+    ap.add_argument("--degree", type=int, choices=[2 << i for i in range(10)], default=512,
+                    help="512 or 1024 (smaller powers of two for quick checks)")
     ap.add_argument("--fw", help="firmware ELF (default $FALCON_ACCEL_SOC_FW, else build/soc-fw/fw.elf)")
     ap.add_argument("--cli", help="bench: falcon-accel CLI for the host-library checks")
     ap.add_argument("--name", default="falcon-accel", help="bench: implementation name in the JSON")
+    ap.add_argument("--host-keys", action="store_true",
+                    help="bench: take the key pair from the host library (--cli) instead of "
+                    "timing keygen on the firmware")
     a = ap.parse_args()
     if a.mode is None:
         a.mode = "accel" if a.cmd == "kstats" else "fw"
