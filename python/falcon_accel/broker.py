@@ -518,7 +518,7 @@ class Broker:
             if n < 0:   # raises the job's error
                 (self._sign_results if op == OP_SIGN
                  else self._verify_results)(job)
-                raise FalconError(FA_ERR_BADARG, "batch answer")
+                raise RuntimeError("batch answer not written")
             return ffi.unpack(f._out, n)
         finally:
             job.release()

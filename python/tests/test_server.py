@@ -711,3 +711,30 @@ def test_batch_answers_equal_between_front_and_detailed_path(server, key):
     assert answers[0] == answers[1]
     assert json.loads(answers[0]) == {
         "results": [True, True, True, False, True], "valid": 4}
+
+
+def test_batch_front_deadline():
+    """Through the front, a deadline passed in the queue raises
+    DeadlineError as the tuple paths do (the service answers 504)."""
+    k = fa.keygen(9, seed=b"front errors")
+    front = BatchFront(64)
+    front.add_key("a" * 32, k.public_key, k.secret_key)
+
+    def body(n):
+        return json.dumps({"items": [{"key_id": "a" * 32,
+                                      "message": b64(b"m%d" % i)}
+                                     for i in range(n)]}).encode()
+
+    async def run():
+        with Broker(threads=1) as b:
+            first = asyncio.ensure_future(
+                b.run_json_batch(front, OP_SIGN, body(60), 60.0))
+            # The only worker is signing the first job's 60 items.
+            for _ in range(2000):
+                await asyncio.sleep(0.005)
+                if b.metrics()["in_flight"] > 0:
+                    break
+            with pytest.raises(fa.DeadlineError):
+                await b.run_json_batch(front, OP_SIGN, body(1), 1e-6)
+            assert len(json.loads(await first)["signatures"]) == 60
+    asyncio.run(run())
