@@ -55,14 +55,16 @@ fuzz-campaign:
 	  scripts/fuzz_api.sh $${FUZZ_SECONDS:-1200} $${FUZZ_SAN:-undefined} $${FUZZ_MAXLEN:-3000}
 
 # Cost of the private-key check per part and degree (bench/keycheck/);
-# PEER=<git revision> adds that revision's fa_ntru_equation_ok, measured in
-# the same run. BENCH_BACKEND (default portable).
+# PEER=<git revision> adds that revision's fa_ntru_equation_ok, compiled
+# with the library's Release flags and measured in the same run.
+# BENCH_BACKEND (default portable).
 bench-keycheck:
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF
 	cmake --build build/release -j2 --target falcon_accel
 	if [ -n "$(PEER)" ]; then \
 	  git show $(PEER):src/privkey_check.c > build/release/privkey_check_peer.c && \
-	  $(CC) -O2 -Iinclude -Isrc -Dfa_ntru_equation_ok=fa_ntru_equation_ok_peer \
+	  $(CC) -O3 -DNDEBUG -ffp-contract=off -fno-math-errno -Iinclude -Isrc \
+	    -Dfa_ntru_equation_ok=fa_ntru_equation_ok_peer \
 	    -Dfa_expanded_key_checksum=fa_expanded_key_checksum_peer -Dfa_fg_norm_ok=fa_fg_norm_ok_peer \
 	    -c build/release/privkey_check_peer.c -o build/release/privkey_check_peer.o && \
 	  $(CC) -O2 -DPEER -Iinclude -Isrc bench/keycheck/bench_privkey_check.c \

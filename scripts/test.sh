@@ -96,7 +96,7 @@ run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-si
 run "ffSampling engine RTL vs library (cocotb, logn 1..4)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-ffsamp
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
-run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 8 s)" scripts/fuzz_api.sh 8 address,undefined
+run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 7 s)" scripts/fuzz_api.sh 7 address,undefined
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
 run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
 run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, one getAssertion signed on the SoC)" tests/fido2/run_soc_smoke.sh
