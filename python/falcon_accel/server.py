@@ -20,10 +20,10 @@ connection and the service survive every bad request.
 
 The application is ASGI (Starlette) served by uvicorn: optional TLS
 (--tls-cert/--tls-key), a bound on open connections (--max-connections;
-over it requests get a 503 JSON error), and on SIGTERM or SIGINT a graceful shutdown
-that stops accepting, lets in-flight requests finish, then stops the
-broker. All cryptography runs on the C broker's threads; completions come
-back through the event loop. Batch bodies of the usual form (key ids the
+over it requests get a 503 JSON error), and on SIGTERM or SIGINT a
+graceful shutdown that stops accepting, lets in-flight requests finish,
+then stops the broker. All cryptography runs on the C broker's threads;
+completions come back through the event loop. Batch bodies of the usual form (key ids the
 service has loaded) are read, base64-decoded, submitted and answered in C
 (falcon_accel.broker.BatchFront: no Python object per item); any other
 body is parsed with the json module, which names the culprit of a bad
