@@ -23,11 +23,11 @@ The application is ASGI (Starlette) served by uvicorn: optional TLS
 over it requests get a 503 JSON error), and on SIGTERM or SIGINT a
 graceful shutdown that stops accepting, lets in-flight requests finish,
 then stops the broker. All cryptography runs on the C broker's threads;
-completions come back through the event loop. Batch bodies of the usual form (key ids the
-service has loaded) are read, base64-decoded, submitted and answered in C
-(falcon_accel.broker.BatchFront: no Python object per item); any other
-body is parsed with the json module, which names the culprit of a bad
-request.
+completions come back through the event loop. Batch bodies of the usual
+form (key ids the service has loaded) are read, base64-decoded,
+submitted and answered in C (falcon_accel.broker.BatchFront: no Python
+object per item); any other body is parsed with the json module, which
+names the culprit of a bad request.
 """
 from __future__ import annotations
 
