@@ -219,6 +219,13 @@ def render(res, degrees, modes, kdeg):
          "per figure (`--runs 1`) is the figure.", ""]
     for mode in modes:
         o.append("- **%s**: %s" % (mode, MODE_DOC[mode]))
+    missing = ["%s at %d" % (m, d) for d in degrees for m in modes if not res.get(("bench", m, d))]
+    missing += ["the reference at %d" % d for d in degrees if not res.get(("ref", d))]
+    missing += ["per-kernel %s at %d" % (m, d) for d in kdeg for m in modes if m != "fw"
+                and not res.get(("kstats", m, d))]
+    if missing:
+        o += ["", "Not measured yet (n/m below; `make -C hw/soc report` simulates what is missing): "
+              + ", ".join(missing) + "."]
     o += ["", "Inputs (tools/cli_soc.c): key pair from SHAKE256(seed 0xA0..0xCF), nonce 0x40..0x67, "
           "the 32-byte message `falcon-accel soc bench message.\\0`, sampler seed = the key seed; "
           "sign_dyn and sign_tree produce the same signature.", ""]
@@ -240,6 +247,11 @@ def render(res, degrees, modes, kdeg):
         o += ["", "sign_tree excludes the key expansion (fa_expand_privkey); its cycles: %s. "
               "pubkey = fa_make_public (decode and check the private key, then h = g/f mod q). "
               "n/m: not measured." % (", ".join(exp) or "n/m"), ""]
+        hk = [m for m in modes if "--host-keys" in ((res.get(("bench", m, d)) or {}).get("meta") or {}).get("command", "")]
+        if hk:
+            o += ["%s: keygen not run on the SoC (the simulation time went to the other ops): the key "
+                  "pair came from the host library (`soc_link.py bench --host-keys`), the same bytes "
+                  "the firmware derives from the seed." % ", ".join(hk), ""]
         o.append("Where the cycles go: accelerator compute = sum of its CYCLES registers; bus = cycles the "
                  "CPU's data port waited on the accelerator (AXI4-Lite transactions, STATUS polls "
                  "included); DMA = cycles the DMA engine was busy (the CPU polls meanwhile); CPU = total "
@@ -328,10 +340,13 @@ def render(res, degrees, modes, kdeg):
             if not r:
                 continue
             g = {x["op"]: x["cycles"] for x in r["results"]}
-            o.append("| %s (ms at 100 MHz) | %.2f | %.2f | %.2f | %.3f |" % (
-                name, g["keygen"] / 1e5, g["pubkey"] / 1e5, g["sign_dyn"] / 1e5, g["verify"] / 1e5))
-            o.append("| %s (M cycles) | %.2f | %.2f | %.2f | %.3f |" % (
-                name, g["keygen"] / 1e6, g["pubkey"] / 1e6, g["sign_dyn"] / 1e6, g["verify"] / 1e6))
+            f = lambda op, div, pat: pat % (g[op] / div) if op in g else "n/m"
+            o.append("| %s (ms at 100 MHz) | %s | %s | %s | %s |" % (
+                name, f("keygen", 1e5, "%.2f"), f("pubkey", 1e5, "%.2f"), f("sign_dyn", 1e5, "%.2f"),
+                f("verify", 1e5, "%.3f")))
+            o.append("| %s (M cycles) | %s | %s | %s | %s |" % (
+                name, f("keygen", 1e6, "%.2f"), f("pubkey", 1e6, "%.2f"), f("sign_dyn", 1e6, "%.2f"),
+                f("verify", 1e6, "%.3f")))
         o.append("")
         if d == 512:
             o.append("sign = sign_dyn (from the encoded key). Seed 000's \"KeyGen (compute pk)\" covers only "
