@@ -31,10 +31,21 @@
  * Selections use masks; comparisons are computed from the borrow of a
  * subtraction; 64-bit shifts by a variable count go through u64_shr() and
  * u64_shl(), written on 32-bit halves so that a 32-bit target needs no
- * branch on "count >= 32"; 64x64 multiplies are built from 32x32->64
- * products; division and square root produce one bit per step of a loop
- * whose trip count is fixed. Shifts of a 32-bit word by a variable count
- * below 32 are assumed constant-time (true on RV32 and x86).
+ * branch on "count >= 32" (on 64-bit hosts they are the native shift);
+ * the 106-bit significand product is built from 32x32->64 products (on
+ * 64-bit hosts with a 128-bit type, one 64x64->128 multiply); leading
+ * zeros are counted by halving steps on one 32-bit word; division and
+ * square root produce one bit per step of a loop whose trip count is
+ * fixed. Shifts by a variable count (32-bit words on 32-bit cores, 64-bit
+ * words on 64-bit hosts) and the multiplier are assumed constant-time
+ * (true on RV32 cores such as Ibex with its single-cycle multiplier, and
+ * on x86-64).
+ *
+ * Speed (what an FPU-less 32-bit core runs; bench/FPEMU.md): additions
+ * share one path for x + y and x - y (fa_fpr_add_sub, the butterflies);
+ * rounding is inlined, and its rare cases (overflow, the one subnormal
+ * result that rounds up to 2^-1022) cost a few masks, not a second
+ * rounding.
  */
 
 #include <stdint.h>
