@@ -364,7 +364,9 @@ def render(res, degrees, modes, kdeg):
         o += ["## Per-kernel cycles as the CPU sees them (Falcon-%d)" % d, "",
               "compute = the accelerator's CYCLES register; with transfer = mcycle around the driver "
               "call (set LOGN, load the operands, start, poll, read back); transfer = the difference, "
-              "what moving the operands costs per call. Same inputs as the tables above.", "",
+              "what moving the operands costs per call. Per call = mean over the calls, which in keygen "
+              "(the NTRU solver's recursion) and the tree paths run at several degrees. Same inputs as "
+              "the tables above.", "",
               "| op | mode | kernel | calls | compute / call | with transfer / call | transfer / call | "
               "share of op |", "|---|---|---|---:|---:|---:|---:|---:|"]
         for op in OPS:
