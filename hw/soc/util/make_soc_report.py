@@ -309,6 +309,12 @@ def render(res, degrees, modes, kdeg):
                     "%.2f" % (oc / rc) if oc is not None and rc else "-",
                     {171.0e6: "171.0 M", 39.0e6: "39.0 M", 0.475e6: "0.475 M"}.get(pq, "-") if pq else "-",
                     "%.2f" % (oc / pq) if pq and oc is not None else "-"))
+        o += ["", "Not the same work in pubkey, sign_dyn and expand: ours decodes the whole private key "
+              "and checks it before use (src/api.c decode_privkey_full: G recomputed, the NTRU equation "
+              "fG - gF = q checked exactly, the (f, g) norm and the Gram-Schmidt bound in emulated FP), "
+              "the reference decodes it and trusts it (its pubkey decodes f and g only). Our pubkey "
+              "row is almost all that check (the reference's pubkey, which computes the same h, is the "
+              "bound on the rest), and the same check is inside our sign_dyn and expand figures."]
         o += ["", "pqm4's m4-ct sign is its sign_dyn (signing from the encoded key). Checks of each "
               "reference run (soc_link.py bench): the reference firmware accepts its signature and "
               "rejects a corrupted one; the host library (portable backend) derives the same key pair "
