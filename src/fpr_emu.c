@@ -489,7 +489,7 @@ uint64_t fa_fpr_mul(uint64_t x, uint64_t y)
 uint64_t fa_fpr_div(uint64_t x, uint64_t y)
 {
 	uint64_t mx, my, r, q, diff, ok, res;
-	uint32_t sign, bit, top;
+	uint32_t sign, bit, top, qh, ql;
 	int32_t e;
 	int i;
 
@@ -500,16 +500,27 @@ uint64_t fa_fpr_div(uint64_t x, uint64_t y)
 	/* Restoring division, one quotient bit per step:
 	   q = floor(mx * 2^55 / my), in [2^54, 2^56) since mx/my in (1/2, 2).
 	   Invariant: r < 2 * my < 2^54, so r - my fits and its bit 63 is the
-	   borrow. */
+	   borrow.
+	   The 56 bits are collected in two 32-bit words (24 high bits, then
+	   32 low bits), so that a 32-bit core shifts one word per step. */
 	r = mx;
-	q = 0;
-	for (i = 0; i < 56; i ++) {
+	qh = 0;
+	for (i = 0; i < 24; i ++) {
 		diff = r - my;
 		bit = (uint32_t)(diff >> 63) ^ 1;       /* r >= my */
 		r = u64_select(bit, r, diff);
-		q = (q << 1) | bit;
+		qh = (qh << 1) | bit;
 		r <<= 1;
 	}
+	ql = 0;
+	for (i = 0; i < 32; i ++) {
+		diff = r - my;
+		bit = (uint32_t)(diff >> 63) ^ 1;
+		r = u64_select(bit, r, diff);
+		ql = (ql << 1) | bit;
+		r <<= 1;
+	}
+	q = ((uint64_t)qh << 32) | ql;
 	/* remainder != 0: the quotient is inexact */
 	q |= u64_nonzero(r);
 	/* Bring q into [2^54, 2^55). */
