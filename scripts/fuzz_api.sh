@@ -14,8 +14,8 @@
 #
 # Usage: scripts/fuzz_api.sh [SECONDS_PER_TARGET] [SANITIZERS] [MAX_LEN]
 #   env FUZZ_TARGETS="verify sign_dyn ..."  (default: the 7 API targets)
-#   env FUZZ_TAG=name: summary file name (two runs side by side)
-#   CI:        scripts/fuzz_api.sh 8 address,undefined   (7 x 8 s)
+#   env FUZZ_TAG=name: names the summary and log files (runs side by side)
+#   CI:        scripts/fuzz_api.sh 7 address,undefined   (7 x 7 s)
 #   campaign:  make fuzz-campaign  (FUZZ_SECONDS per target; UBSan)
 # Exit status: 0 when libFuzzer reports no crash, leak, timeout (a hang:
 # -timeout=10 s per input) or out-of-memory in any target. The last lines
@@ -23,7 +23,7 @@
 # result; build/fuzz-api/summary-<san>.txt keeps them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:-8}
+secs=${1:-7}
 san=${2:-address,undefined}
 maxlen=${3:-4096}
 targets=${FUZZ_TARGETS:-api verify prepared make_public expand sign_dyn sign_tree}
@@ -77,7 +77,7 @@ for t in $targets; do
       "$src" "${objs[@]}" -o "$exe"
   fi
   mkdir -p "$out/corpus-$t"
-  log="$out/log-$t-$san.txt"
+  log="$out/log-$t-${FUZZ_TAG:-$san}.txt"
   echo "=== fuzz_$t ($san, ${secs} s) ==="
   t0=$(date +%s)
   set +e
@@ -98,4 +98,4 @@ done
 echo "--- summary ($san, max_len $maxlen, -timeout=10) ---"
 cat "$summary"
 awk '{ s += $2 } END { print "total executions: " s }' "$summary"
-[ "$status" -eq 0 ] || { echo "fuzz_api.sh: a target failed (logs $out/log-*-$san.txt)"; exit 1; }
+[ "$status" -eq 0 ] || { echo "fuzz_api.sh: a target failed (logs $out/log-*-${FUZZ_TAG:-$san}.txt)"; exit 1; }
