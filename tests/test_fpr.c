@@ -485,7 +485,7 @@ static void test_of32_trunc_scaled(long n)
 	}
 	for (i = 0; i < n; i ++) {
 		/* random bit length 0..32, random sign */
-		uint32_t u = (uint32_t)rnd() >> rnd_below(33);
+		uint32_t u = (uint32_t)((uint64_t)(uint32_t)rnd() >> rnd_below(33));
 		int32_t v = (int32_t)u;
 		cmp_u64("of32", (uint64_t)(int64_t)v, 0, fa_fpr_of32(v),
 			d2u((double)v));
