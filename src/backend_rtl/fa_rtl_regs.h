@@ -11,6 +11,10 @@
 #define FA_RTL_CONFIG_VERSION_MASK 0xFF00u  /* register map version */
 #define FA_RTL_CONFIG_SAMPLER_LSB 16u
 #define FA_RTL_CONFIG_SAMPLER_MASK 0x10000u  /* 1 when the SamplerZ unit (ops SZ_LOAD, SAMPLERZ) is built in */
+#define FA_RTL_CONFIG_KECCAK_LSB 17u
+#define FA_RTL_CONFIG_KECCAK_MASK 0x20000u  /* 1 when the Keccak-f[1600] unit (ops KECCAK_CLEAR, KECCAK_PERMUTE, window and target KECCAK) is built in */
+#define FA_RTL_CONFIG_FFSAMP_LSB 18u
+#define FA_RTL_CONFIG_FFSAMP_MASK 0x40000u  /* 1 when the ffSampling engine (op FFSAMPLING, targets FS_TREE and FS_WORK, FS_* registers) is built in */
 #define FA_RTL_REG_CTRL 0x0008u  /* wo: Control (write 1 to act). */
 #define FA_RTL_CTRL_START_LSB 0u
 #define FA_RTL_CTRL_START_MASK 0x1u  /* start OP on LOGN; refused with ERR = BUSY while busy */
@@ -32,7 +36,9 @@
 #define FA_RTL_REG_CLOCK_HI 0x0028u  /* ro: Free-running clock counter, high 32 bits latched by the last CLOCK_LO read. */
 #define FA_RTL_REG_STREAM 0x002Cu  /* rw: Burst path target; writing it also rewinds both stream pointers to word 0. */
 #define FA_RTL_STREAM_TARGET_LSB 0u
-#define FA_RTL_STREAM_TARGET_MASK 0x3u  /* enum TARGET: memory window that s_axis writes and m_axis reads */
+#define FA_RTL_STREAM_TARGET_MASK 0x7u  /* enum TARGET: memory window that s_axis writes and m_axis reads */
+#define FA_RTL_STREAM_START_LSB 16u
+#define FA_RTL_STREAM_START_MASK 0x7FFF0000u  /* FS_TREE / FS_WORK only: 32-bit word at which both pointers start (and where TLAST brings the input pointer back); even when writing. Ignored (0) for the other targets */
 #define FA_RTL_REG_STREAM_OUT 0x0030u  /* wo: Write k: send k 32-bit words of the target window on m_axis (TLAST on the last one), from the output pointer. */
 #define FA_RTL_REG_SZ_KEY0 0x0040u  /* rw: SamplerZ PRNG key word 0 for SZ_LOAD: fa_prng state bytes 0..3, little-endian (ChaCha20 word 4). */
 #define FA_RTL_REG_SZ_KEY1 0x0044u  /* rw: SamplerZ PRNG key word 1 for SZ_LOAD: fa_prng state bytes 4..7, little-endian (ChaCha20 word 5). */
@@ -67,11 +73,23 @@
 #define FA_RTL_REG_SZ_STATE_CTR_LO 0x00A4u  /* ro: PRNG block counter after the last command (fa_prng state bytes 48..51), low 32 bits. */
 #define FA_RTL_REG_SZ_STATE_CTR_HI 0x00A8u  /* ro: PRNG block counter, high 32 bits. */
 #define FA_RTL_REG_SZ_STATE_PTR 0x00ACu  /* ro: PRNG byte pointer after the last command (fa_prng ptr). */
+#define FA_RTL_REG_FS_TREE 0x00E0u  /* rw: ffSampling tree (CONFIG.FFSAMP = 1). Write logn (bits [3:0]): commit the FS_TREE memory, written before (TREESIZE(logn) fpr, the expanded key's LDL tree in the library's layout), as the tree of degree 2^logn. Any later FS_TREE stream write uncommits it. */
+#define FA_RTL_FS_TREE_LOGN_LSB 0u
+#define FA_RTL_FS_TREE_LOGN_MASK 0xFu  /* logn of the last commit */
+#define FA_RTL_FS_TREE_OK_LSB 4u
+#define FA_RTL_FS_TREE_OK_MASK 0x10u  /* a committed tree is resident (read only) */
+#define FA_RTL_REG_FS_WDOG 0x00E4u  /* rw: FFSAMPLING watchdog: cycle limit of one command (0 = 2^32 - 1); past it the command ends with FSERR WDOG. */
+#define FA_RTL_REG_FS_RESULT 0x00E8u  /* ro: Outcome of the last FFSAMPLING. */
+#define FA_RTL_FS_RESULT_ERR_LSB 0u
+#define FA_RTL_FS_RESULT_ERR_MASK 0x7u  /* enum FSERR */
+#define FA_RTL_FS_RESULT_SAMPLES_LSB 16u
+#define FA_RTL_FS_RESULT_SAMPLES_MASK 0xFFFF0000u  /* SamplerZ calls made (2n when it succeeded) */
 #define FA_RTL_ID_VALUE 0x46414C43u
 #define FA_RTL_WIN_FFT_A 0x4000u  /* size 0x2000: FFT operand A (transforms work here), fpr u (0 <= u < n) at 8u (low word) and 8u+4 (high word), the library's layout (re[0..n/2), im[0..n/2)). */
 #define FA_RTL_WIN_FFT_B 0x6000u  /* size 0x2000: FFT operand B (second operand of the vector ops; scratch for transforms). */
 #define FA_RTL_WIN_NTT_A 0x8000u  /* size 0x1000: NTT operand A, coefficient i (0 <= i < n) at 4i, value in bits [13:0]. */
 #define FA_RTL_WIN_NTT_B 0x9000u  /* size 0x1000: NTT operand B (second operand of NTT_MUL; scratch for transforms). */
+#define FA_RTL_WIN_KECCAK 0xA000u  /* size 0x100: Keccak-f[1600] state (CONFIG.KECCAK = 1): word w (0 <= w < 50) at 4w = bits [32w, 32w+31] of the state, i.e. sponge bytes 4w..4w+3 little-endian (lane (x, y) = words 2(x+5y), 2(x+5y)+1). A write XORs the value into the word (absorb); a read returns it (squeeze). Words 50..63 get SLVERR. */
 #define FA_RTL_OP_FFT 1u  /* A = FFT(A) (src/fft.c order) */
 #define FA_RTL_OP_IFFT 2u  /* A = iFFT(A) */
 #define FA_RTL_OP_NTT 3u  /* A = NTT(A) mod 12289 */
@@ -87,12 +105,24 @@
 #define FA_RTL_OP_VMULCONST 23u  /* A = A * CONST */
 #define FA_RTL_OP_SZ_LOAD 32u  /* SamplerZ PRNG: buffer from SZ_KEY*, SZ_CTR_*, then pointer SZ_PTR (LOGN not used) */
 #define FA_RTL_OP_SAMPLERZ 33u  /* SZ_Z = SamplerZ(SZ_MU, SZ_ISIGMA) with SZ_SMIN, bit-exact with the library (LOGN not used) */
+#define FA_RTL_OP_FFSAMPLING 34u  /* (z0, z1) = ffSampling(t0, t1) with the committed tree (src/sign.c ffsamp_tree, bit-exact), on LOGN: FS_WORK t0 at fpr 0, t1 at n in; z0 at 2n, z1 at 3n out; SamplerZ with SZ_SMIN, SZ_MAX_TRIALS on the PRNG of SZ_LOAD (its state after: SZ_STATE_*); FS_WDOG bounds it. An error ends it with STATUS.ERR = FFSAMP and the code in FS_RESULT.ERR */
+#define FA_RTL_OP_KECCAK_CLEAR 48u  /* Keccak state = 0 (1 cycle; LOGN not used) */
+#define FA_RTL_OP_KECCAK_PERMUTE 49u  /* Keccak state = Keccak-f[1600](state) (24 cycles, one round per cycle; LOGN not used) */
 #define FA_RTL_ERR_NONE 0u  /* no error */
 #define FA_RTL_ERR_BAD_LOGN 1u  /* START with LOGN outside 1..10 */
 #define FA_RTL_ERR_BAD_OP 2u  /* START with an unknown OP */
 #define FA_RTL_ERR_BUSY 3u  /* START or STREAM_OUT while busy */
 #define FA_RTL_ERR_ACCESS 4u  /* illegal AXI access (SLVERR given) */
 #define FA_RTL_ERR_SAMPLER 5u  /* the last SZ_LOAD / SAMPLERZ ended with SZ_RESULT.ERR != 0 */
+#define FA_RTL_ERR_FFSAMP 6u  /* the last FFSAMPLING ended with FS_RESULT.ERR != 0 */
+#define FA_RTL_FSERR_OK 0u  /* no error */
+#define FA_RTL_FSERR_NOTREE 1u  /* no committed tree (never committed, or FS_TREE written since) */
+#define FA_RTL_FSERR_LOGN 2u  /* LOGN is not the committed tree's (or outside 1..the engine's maximum) */
+#define FA_RTL_FSERR_WDOG 3u  /* watchdog: FS_WDOG cycles reached (the running SamplerZ, itself bounded, ends first); z0/z1 unspecified, the PRNG has advanced */
+#define FA_RTL_FSERR_NOSEED 4u  /* no PRNG state (no SZ_LOAD since reset): the engine did not start */
+#define FA_RTL_FSERR_SZ_ARG 5u  /* SamplerZ ERR ARG at a leaf (illegal SZ_SMIN or leaf 1/sigma, or a target out of range) */
+#define FA_RTL_FSERR_SZ_RANGE 6u  /* SamplerZ ERR RANGE at a leaf */
+#define FA_RTL_FSERR_SZ_TRIALS 7u  /* SamplerZ trial watchdog (SZ_MAX_TRIALS) at a leaf */
 #define FA_RTL_SZERR_OK 0u  /* no error */
 #define FA_RTL_SZERR_ARG 1u  /* illegal operand: mu not finite or |mu| >= 2^30, 1/sigma outside [0.5, 1), sigma_min outside [1, 2) */
 #define FA_RTL_SZERR_RANGE 2u  /* BerExp exponent negative in a trial (sigma above sigma0 = 1.8205); the PRNG has advanced */
@@ -103,5 +133,8 @@
 #define FA_RTL_TARGET_FFT_B 1u  /* two words per fpr */
 #define FA_RTL_TARGET_NTT_A 2u  /* one word per coefficient */
 #define FA_RTL_TARGET_NTT_B 3u  /* one word per coefficient */
+#define FA_RTL_TARGET_KECCAK 4u  /* Keccak state, 50 words; stream writes XOR into the state (absorb), pointers wrap at word 50 */
+#define FA_RTL_TARGET_FS_TREE 5u  /* ffSampling tree memory (CONFIG.FFSAMP): two words per fpr (low, high), (MAXLOGN + 1) 2^MAXLOGN fpr; from STREAM.START */
+#define FA_RTL_TARGET_FS_WORK 6u  /* ffSampling work memory: two words per fpr, t0 at fpr 0, t1 at n, z0 at 2n, z1 at 3n, scratch to 6n; from STREAM.START */
 
 #endif

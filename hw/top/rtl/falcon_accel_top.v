@@ -18,9 +18,30 @@
 // the library; LOGN is not used by them. A sampler error ends the op with
 // STATUS.ERR = SAMPLER and the code in SZ_RESULT.ERR. CONFIG.SAMPLER says
 // whether the unit is built in.
+//
+// KECCAK = 1 (default 0: at P = 4 the top alone is at 96 % of the
+// XC7A100T's LUTs, hw/keccak/doc/keccak.md) adds the Keccak-f[1600] unit
+// (hw/keccak, keccak_unit): its state is the KECCAK window (writes XOR
+// into the state, reads return it) and the stream target KECCAK (50 words;
+// DMA absorbs a block by streaming it in); ops KECCAK_CLEAR (state = 0)
+// and KECCAK_PERMUTE (24 cycles); LOGN is not used by them. CONFIG.KECCAK
+// says whether it is built in; without it the ops are BAD_OP, the window
+// and the target answer SLVERR / ERR = ACCESS.
+//
+// FFSAMP = 1 (default 0; needs SAMPLER = 1 for its PRNG; at P = 4 the top
+// alone is at 96 % of the XC7A100T's LUTs and the engine adds ~24 k LUT
+// and 41 BRAM36, hw/ffsamp/doc/ffsamp.md: it fits beside P <= 2) adds the
+// fast-Fourier sampling engine (hw/ffsamp, ffsamp_host around
+// ffsamp_engine, FS_MAXLOGN = the largest logn it holds): op FFSAMPLING
+// (src/sign.c's ffsamp_tree, bit-exact) with the tree memory (stream
+// target FS_TREE, committed by FS_TREE) and the work memory (target
+// FS_WORK: t0, t1 in, z0, z1 out; STREAM.START picks the first word),
+// SamplerZ on sampler_unit's PRNG (SZ_LOAD before; SZ_STATE_* after),
+// errors in FS_RESULT (STATUS.ERR = FFSAMP), the FS_WDOG cycle watchdog.
 `default_nettype none
 `include "fa_regs.vh"
-module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0) (
+module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0,
+	parameter KECCAK = 0, parameter FFSAMP = 0, parameter FS_MAXLOGN = 10) (
 	input  wire        aclk,
 	input  wire        aresetn,
 	// AXI4-Lite slave
@@ -65,9 +86,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg  [63:0] clock;
 	reg         r_done;
 	reg  [3:0]  r_err;
-	reg  [1:0]  r_target;
+	reg  [2:0]  r_target;
 	reg  [10:0] in_ptr, out_ptr;       // stream word pointers
-	reg  [11:0] out_left;               // words still to send
+	reg  [14:0] out_left;               // words still to send
 	wire        f_busy, n_busy, f_done, n_done, f_sel, n_sel;
 	// SamplerZ unit: operand registers and results
 	reg  [383:0] r_sz_key;
@@ -81,7 +102,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [7:0]  sz_trials;
 	wire [63:0] sz_ctr;
 	wire [8:0]  sz_ptr;
-	wire        busy = f_busy | n_busy | sz_busy;
+	wire        k_busy, k_done;
+	wire [31:0] k_rdata;
+	wire        fs_busy, fs_done;
+	wire [2:0]  fs_err;
+	wire [31:0] fs_rdata, fs_reg_rdata;
+	wire        fs_rd_valid, fs_rd_align, fs_rd_ready;
+	wire [7:0]  fs_rd_byte;
+	wire        busy = f_busy | n_busy | sz_busy | k_busy | fs_busy;
 	reg         counting;
 
 	// ---------------------------------------------------- start / dispatch
@@ -91,7 +119,11 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		|| (r_op >= `FA_OP_VADD && r_op <= `FA_OP_VMULCONST);
 	wire        op_ntt = (r_op >= `FA_OP_NTT && r_op <= `FA_OP_NTT_MUL);
 	wire        op_sz = (SAMPLER != 0) && ((r_op == `FA_OP_SZ_LOAD) || (r_op == `FA_OP_SAMPLERZ));
-	wire        go = start_req && !busy && (op_sz || (logn_ok && (op_fft || op_ntt)));
+	wire        op_kec = (KECCAK != 0) && ((r_op == `FA_OP_KECCAK_CLEAR) || (r_op == `FA_OP_KECCAK_PERMUTE));
+	wire        op_fs = (FFSAMP != 0) && (r_op == `FA_OP_FFSAMPLING);
+	wire        go = start_req && !busy && (op_sz || op_kec || (logn_ok && (op_fft || op_ntt || op_fs)));
+	wire        fs_start = go && op_fs;
+	wire        k_start = go && op_kec;
 	wire        sz_start = go && op_sz;
 	wire        f_start = go && op_fft;
 	wire        n_start = go && op_ntt;
@@ -101,13 +133,13 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// One access per cycle to either engine; users: AXI-Lite window access,
 	// s_axis word, m_axis fetch (the streams have priority; the AXI-Lite
 	// FSM waits for a free cycle).
-	reg         m_en, m_we, m_ntt, m_buf;
+	reg         m_en, m_we, m_ntt, m_buf, m_kec;
 	reg  [9:0]  m_idx;                  // fpr index (FFT) or coefficient (NTT)
 	reg         m_half;                 // FFT: high 32-bit word
 	reg  [31:0] m_wdata;
 	wire [31:0] f_rdata, n_rdata;
-	reg         m_ntt_q;
-	wire [31:0] m_rdata = m_ntt_q ? n_rdata : f_rdata;
+	reg         m_ntt_q, m_kec_q, m_fs_q;
+	wire [31:0] m_rdata = m_fs_q ? fs_rdata : m_kec_q ? k_rdata : m_ntt_q ? n_rdata : f_rdata;
 	// FFT: fpr u -> complex slot u mod n/2, re (u < n/2) or im; lanes of the
 	// 128-bit word {re_hi, re_lo, im_hi, im_lo} = 3, 2, 1, 0
 	wire [9:0]  hn_mask = (10'd1 << f_L) - 10'd1;
@@ -120,14 +152,25 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		.c_inv(r_op == `FA_OP_IFFT), .c_vop(r_op >= `FA_OP_VADD),
 		.c_vsel(r_op[2:0]), .c_L(f_L), .c_const(r_const),
 		.busy(f_busy), .done(f_done), .sel(f_sel),
-		.h_en(m_en && !m_ntt), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
+		.h_en(m_en && !m_ntt && !m_kec), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
 		.h_lane(f_lane), .h_wdata(m_wdata), .h_rdata(f_rdata));
 	ntt_engine #(.P(P), .LP(LP)) u_ntt (
 		.clk(aclk), .rst(rst), .start(n_start),
 		.c_inv(r_op == `FA_OP_INTT), .c_vop(r_op == `FA_OP_NTT_MUL), .c_L(r_logn),
 		.busy(n_busy), .done(n_done), .sel(n_sel),
-		.h_en(m_en && m_ntt), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
+		.h_en(m_en && m_ntt && !m_kec), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
 		.h_wdata(m_wdata), .h_rdata(n_rdata));
+
+	generate if (KECCAK != 0) begin : g_keccak
+		keccak_unit u_keccak (
+			.clk_i(aclk), .rst_ni(aresetn),
+			.cmd_valid_i(k_start), .cmd_i(r_op[1:0] + 2'd1),  // 48 -> CLEAR (1), 49 -> PERMUTE (2)
+			.busy_o(k_busy), .done_o(k_done), .err_o(),
+			.h_en_i(m_en && m_kec), .h_we_i(m_we), .h_idx_i(m_idx[5:0]),
+			.h_wdata_i(m_wdata), .h_rdata_o(k_rdata));
+	end else begin : g_no_keccak
+		assign k_busy = 1'b0; assign k_done = 1'b0; assign k_rdata = 32'd0;
+	end endgenerate
 
 	generate if (SAMPLER != 0) begin : g_sampler
 		sampler_unit u_sampler (
@@ -138,11 +181,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.mu_i(r_sz_mu), .isigma_i(r_sz_isig), .sigma_min_i(r_sz_smin),
 			.max_trials_i(r_sz_maxt),
 			.done_o(sz_done), .err_o(sz_err), .z_o(sz_z), .trials_o(sz_trials),
-			.key_o(), .ctr_o(sz_ctr), .ptr_o(sz_ptr), .refills_o(), .loaded_o(sz_loaded));
+			.key_o(), .ctr_o(sz_ctr), .ptr_o(sz_ptr), .refills_o(), .loaded_o(sz_loaded),
+			.ext_sel_i(fs_busy), .ext_rd_valid_i(fs_rd_valid), .ext_rd_align_i(fs_rd_align),
+			.ext_rd_ready_o(fs_rd_ready), .ext_rd_byte_o(fs_rd_byte));
 	end else begin : g_no_sampler
 		assign sz_done = 1'b0; assign sz_err = 3'd0; assign sz_z = 32'd0;
 		assign sz_trials = 8'd0; assign sz_ctr = 64'd0; assign sz_ptr = 9'd0;
 		assign sz_loaded = 1'b0;
+		assign fs_rd_ready = 1'b0; assign fs_rd_byte = 8'd0;
 	end endgenerate
 
 	// index of a word of a window is legal for the current LOGN
@@ -151,9 +197,11 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [11:0] nwords_n = (12'd1 << r_logn);
 
 	// ------------------------------------------------------------ streams
+	wire        tgt_kec = (r_target == `FA_TARGET_KECCAK);
+	wire        tgt_fs = (r_target == `FA_TARGET_FS_TREE) || (r_target == `FA_TARGET_FS_WORK);
 	wire        tgt_ntt = r_target[1];
 	wire        tgt_buf = r_target[0];
-	wire [11:0] tgt_words = tgt_ntt ? nwords_n : nwords_f;
+	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_ntt ? nwords_n : nwords_f;
 	assign s_axis_tready = !busy && aresetn && (out_left == 0);
 	wire        s_fire = s_axis_tvalid && s_axis_tready;
 	// m_axis: 2-entry FIFO fed by window reads (one cycle latency)
@@ -174,13 +222,20 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg  [2:0]  st;
 	reg  [15:0] a_addr;
 	reg  [31:0] a_wdata;
+	// legal STREAM.TARGET values: FFT_A..NTT_B, and KECCAK when built in
+	wire        target_ok = (a_wdata[2:0] <= 3'd3)
+		|| ((KECCAK != 0) && (a_wdata[2:0] == `FA_TARGET_KECCAK))
+		|| ((FFSAMP != 0) && ((a_wdata[2:0] == `FA_TARGET_FS_TREE)
+		                      || (a_wdata[2:0] == `FA_TARGET_FS_WORK)));
 	wire        port_free = !s_fire && !can_fetch;
 	// decode of a_addr
 	wire        win_f = (a_addr[15:14] == 2'b01);                 // 0x4000-0x7FFF
 	wire        win_n = (a_addr[15:13] == 3'b100);                // 0x8000-0x9FFF
-	wire        is_win = win_f | win_n;
+	wire        win_k = (KECCAK != 0) && (a_addr[15:8] == 8'hA0); // 0xA000-0xA0FF
+	wire        is_win = win_f | win_n | win_k;
 	wire [10:0] win_word = win_f ? {1'b0, a_addr[12:3], a_addr[2]} : {1'b0, a_addr[11:2]};
 	wire        win_ok = win_f ? ({a_addr[12:3], a_addr[2]} < nwords_f)
+	                   : win_k ? (a_addr[7:2] < 6'd50)
 	                           : (a_addr[11:2] < nwords_n);
 	reg  [31:0] reg_rdata;
 	reg         reg_rok, reg_wok;
@@ -188,7 +243,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		reg_rok = 1'b1;
 		case (a_addr)
 		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
-		`FA_REG_CONFIG:    reg_rdata = {15'd0, (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
+		`FA_REG_CONFIG:    reg_rdata = {13'd0, (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
 		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
 		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
 		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
@@ -197,7 +252,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_CYCLES:    reg_rdata = r_cycles;
 		`FA_REG_CLOCK_LO:  reg_rdata = clock[31:0];
 		`FA_REG_CLOCK_HI:  reg_rdata = clk_hi_latch;
-		`FA_REG_STREAM:    reg_rdata = {30'd0, r_target};
+		`FA_REG_STREAM:    reg_rdata = {29'd0, r_target};
 		`FA_REG_SZ_KEY0:   reg_rdata = r_sz_key[32*0 +: 32];
 		`FA_REG_SZ_KEY1:   reg_rdata = r_sz_key[32*1 +: 32];
 		`FA_REG_SZ_KEY2:   reg_rdata = r_sz_key[32*2 +: 32];
@@ -225,6 +280,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_SZ_STATE_CTR_LO: reg_rdata = sz_ctr[31:0];
 		`FA_REG_SZ_STATE_CTR_HI: reg_rdata = sz_ctr[63:32];
 		`FA_REG_SZ_STATE_PTR: reg_rdata = {23'd0, sz_ptr};
+		`FA_REG_FS_TREE, `FA_REG_FS_WDOG, `FA_REG_FS_RESULT: begin
+			reg_rdata = fs_reg_rdata; reg_rok = (FFSAMP != 0);
+		end
 		default: begin     reg_rdata = 32'd0; reg_rok = 1'b0; end
 		endcase
 		case (a_addr)
@@ -236,6 +294,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_SZ_CTR_LO, `FA_REG_SZ_CTR_HI, `FA_REG_SZ_PTR,
 		`FA_REG_SZ_MU_LO, `FA_REG_SZ_MU_HI, `FA_REG_SZ_ISIGMA_LO, `FA_REG_SZ_ISIGMA_HI,
 		`FA_REG_SZ_SMIN_LO, `FA_REG_SZ_SMIN_HI, `FA_REG_SZ_MAX_TRIALS: reg_wok = 1'b1;
+		`FA_REG_FS_TREE, `FA_REG_FS_WDOG: reg_wok = (FFSAMP != 0);
 		default: reg_wok = 1'b0;
 		endcase
 	end
@@ -243,19 +302,21 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// host port mux (combinational): stream in > stream out > AXI-Lite
 	wire axil_mem = ((st == S_WEXEC) || (st == S_REXEC)) && is_win && win_ok && !busy && port_free;
 	always @(*) begin
-		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_idx = 10'd0;
+		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_idx = 10'd0;
 		m_half = 1'b0; m_wdata = 32'd0;
-		if (s_fire) begin
-			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf;
-			m_idx = tgt_ntt ? in_ptr[9:0] : in_ptr[10:1]; m_half = in_ptr[0] & ~tgt_ntt;
+		if (s_fire && !tgt_fs) begin
+			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec;
+			m_idx = (tgt_ntt || tgt_kec) ? in_ptr[9:0] : in_ptr[10:1];
+			m_half = in_ptr[0] & ~tgt_ntt & ~tgt_kec;
 			m_wdata = s_axis_tdata;
-		end else if (can_fetch) begin
-			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf;
-			m_idx = tgt_ntt ? out_ptr[9:0] : out_ptr[10:1]; m_half = out_ptr[0] & ~tgt_ntt;
+		end else if (can_fetch && !tgt_fs) begin
+			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec;
+			m_idx = (tgt_ntt || tgt_kec) ? out_ptr[9:0] : out_ptr[10:1];
+			m_half = out_ptr[0] & ~tgt_ntt & ~tgt_kec;
 		end else if (axil_mem) begin
-			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n;
+			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n; m_kec = win_k;
 			m_buf = win_f ? a_addr[13] : a_addr[12];
-			m_idx = win_word[10:0] >> (win_f ? 1 : 0);
+			m_idx = win_k ? {4'd0, a_addr[7:2]} : win_word[10:0] >> (win_f ? 1 : 0);
 			m_half = win_f & a_addr[2];
 			m_wdata = a_wdata;
 		end
@@ -263,6 +324,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 
 	always @(posedge aclk) begin
 		m_ntt_q <= m_ntt;
+		m_kec_q <= m_kec;
+		m_fs_q <= can_fetch && tgt_fs;
 		clock <= rst ? 64'd0 : clock + 64'd1;
 		start_req <= 1'b0;
 		if (rst) begin
@@ -271,8 +334,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			s_axil_bvalid <= 1'b0; s_axil_rvalid <= 1'b0;
 			s_axil_bresp <= OKAY; s_axil_rresp <= OKAY; s_axil_rdata <= 32'd0;
 			r_op <= 8'd0; r_logn <= 4'd0; r_const <= 64'd0; r_cycles <= 32'd0;
-			r_done <= 1'b0; r_err <= 4'd0; r_target <= 2'd0;
-			in_ptr <= 11'd0; out_ptr <= 11'd0; out_left <= 12'd0;
+			r_done <= 1'b0; r_err <= 4'd0; r_target <= 3'd0;
+			in_ptr <= 11'd0; out_ptr <= 11'd0; out_left <= 15'd0;
 			fifo_n <= 2'd0; fifo_h <= 1'b0; fetch_q <= 1'b0; counting <= 1'b0;
 			clk_hi_latch <= 32'd0;
 			r_sz_key <= 384'd0; r_sz_ctr <= 64'd0; r_sz_ptr <= 9'd0; r_sz_mu <= 64'd0;
@@ -283,9 +346,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 				r_done <= 1'b0;         // DONE refers to the last START
 				if (busy)
 					r_err <= `FA_ERR_BUSY;
-				else if (!op_sz && !logn_ok)
+				else if (!op_sz && !op_kec && !logn_ok)
 					r_err <= `FA_ERR_BAD_LOGN;
-				else if (!(op_fft || op_ntt || op_sz))
+				else if (!(op_fft || op_ntt || op_sz || op_kec || op_fs))
 					r_err <= `FA_ERR_BAD_OP;
 				else begin
 					r_err <= `FA_ERR_NONE;
@@ -296,9 +359,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			end else if (counting) begin
 				r_cycles <= r_cycles + 32'd1;
 			end
-			if (f_done || n_done) begin
+			if (f_done || n_done || k_done) begin
 				r_done <= 1'b1;
 				counting <= 1'b0;
+			end
+			if (fs_done) begin
+				r_done <= 1'b1;
+				counting <= 1'b0;
+				if (fs_err != 3'd0) r_err <= `FA_ERR_FFSAMP;
 			end
 			if (sz_start)
 				sz_busy <= 1'b1;
@@ -313,9 +381,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			if (s_fire)
 				in_ptr <= (s_axis_tlast || in_ptr + 11'd1 == tgt_words) ? 11'd0 : in_ptr + 11'd1;
 			fetch_q <= can_fetch;
-			fetch_last_q <= can_fetch && (out_left == 12'd1);
+			fetch_last_q <= can_fetch && (out_left == 15'd1);
 			if (can_fetch) begin
-				out_left <= out_left - 12'd1;
+				out_left <= out_left - 15'd1;
 				out_ptr <= (out_ptr + 11'd1 == tgt_words) ? 11'd0 : out_ptr + 11'd1;
 			end
 			if (fetch_q) begin
@@ -385,11 +453,15 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 						`FA_REG_SZ_SMIN_HI: r_sz_smin[63:32] <= a_wdata;
 						`FA_REG_SZ_MAX_TRIALS: r_sz_maxt <= a_wdata[7:0];
 						`FA_REG_STREAM: begin
-							r_target <= a_wdata[1:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
+							if (target_ok) begin
+								r_target <= a_wdata[2:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
+							end else begin
+								s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
+							end
 						end
 						`FA_REG_STREAM_OUT: begin
 							if (busy) r_err <= `FA_ERR_BUSY;
-							else out_left <= a_wdata[11:0];
+							else out_left <= a_wdata[14:0];
 						end
 						default: ;
 						endcase
@@ -426,6 +498,32 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	always @(posedge aclk)
 		if (fetch_q)
 			fifo_l[fifo_h ^ fifo_n[0]] <= fetch_last_q;
+
+	// ------------------------------------------- ffSampling engine (FFSAMP)
+	// its register writes and STREAM rewinds as decoded in S_WEXEC above
+	wire fs_reg_wr = (st == S_WEXEC) && !is_win && reg_wok;
+	generate if (FFSAMP != 0) begin : g_ffsamp
+		ffsamp_host #(.MAXLOGN(FS_MAXLOGN)) u_ffsamp (
+			.clk_i(aclk), .rst_ni(aresetn),
+			.tree_sel_i(r_target == `FA_TARGET_FS_TREE),
+			.str_rewind_i(fs_reg_wr && (a_addr == `FA_REG_STREAM) && target_ok),
+			.str_start_i(a_wdata[30:16]),
+			.str_we_i(s_fire && tgt_fs), .str_last_i(s_axis_tlast),
+			.str_wdata_i(s_axis_tdata),
+			.fetch_i(can_fetch && tgt_fs), .fetch_rdata_o(fs_rdata),
+			.reg_we_i(fs_reg_wr), .reg_addr_i(a_addr), .reg_wdata_i(a_wdata),
+			.reg_rdata_o(fs_reg_rdata),
+			.cmd_start_i(fs_start), .logn_i(r_logn), .sigma_min_i(r_sz_smin),
+			.max_trials_i(r_sz_maxt), .prng_loaded_i(sz_loaded),
+			.busy_o(fs_busy), .done_o(fs_done), .err_o(fs_err), .cycles_o(),
+			.rd_valid_o(fs_rd_valid), .rd_align_o(fs_rd_align),
+			.rd_ready_i(fs_rd_ready), .rd_byte_i(fs_rd_byte));
+	end else begin : g_no_ffsamp
+		assign fs_busy = 1'b0; assign fs_done = 1'b0; assign fs_err = 3'd0;
+		assign fs_rdata = 32'd0; assign fs_reg_rdata = 32'd0;
+		assign fs_rd_valid = 1'b0; assign fs_rd_align = 1'b0;
+	end endgenerate
+
 	assign irq = r_done;
 endmodule
 `default_nettype wire
