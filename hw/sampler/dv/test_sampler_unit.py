@@ -73,7 +73,8 @@ class SamplerTB:
         d.rst_ni.value = 0
         d.cmd_valid_i.value = 0
         d.cmd_i.value = 0
-        for s in ("key_i", "ctr_i", "ptr_i", "mu_i", "isigma_i", "sigma_min_i", "max_trials_i"):
+        for s in ("key_i", "ctr_i", "ptr_i", "mu_i", "isigma_i", "sigma_min_i", "max_trials_i",
+                  "ext_sel_i", "ext_rd_valid_i", "ext_rd_align_i"):
             getattr(d, s).value = 0
         for _ in range(3):
             await RisingEdge(d.clk_i)

@@ -19,6 +19,10 @@
 //   (at most 2 refills and ~150 cycles), and trials are bounded.
 // ctr_o / ptr_o / key_o: the PRNG state after the last command (the
 //   counter is the one of the next refill, as fa_prng's state).
+// ext_sel_i = 1 hands the PRNG's byte port to another consumer (ext_rd_*:
+//   falcon_accel_top's ffSampling engine, hw/ffsamp) while the unit is
+//   idle; the PRNG state then advances by what that consumer reads. Tie
+//   ext_sel_i to 0 when unused.
 `default_nettype none
 module sampler_unit (
 	input  wire         clk_i,
@@ -41,7 +45,12 @@ module sampler_unit (
 	output wire [63:0]  ctr_o,
 	output wire [8:0]   ptr_o,
 	output wire [31:0]  refills_o,
-	output wire         loaded_o
+	output wire         loaded_o,
+	input  wire         ext_sel_i,
+	input  wire         ext_rd_valid_i,
+	input  wire         ext_rd_align_i,
+	output wire         ext_rd_ready_o,
+	output wire [7:0]   ext_rd_byte_o
 );
 	localparam [2:0] CMD_LOAD = 3'd1, CMD_SAMPLE = 3'd2;
 	localparam [2:0] ERR_OK = 3'd0, ERR_NOSEED = 3'd4, ERR_CMD = 3'd5;
@@ -51,6 +60,12 @@ module sampler_unit (
 
 	wire        rd_valid, rd_align, rd_ready, prng_busy;
 	wire [7:0]  rd_byte;
+	wire        p_valid = ext_sel_i ? ext_rd_valid_i : rd_valid;
+	wire        p_align = ext_sel_i ? ext_rd_align_i : rd_align;
+	wire        p_ready;
+	assign rd_ready = p_ready & ~ext_sel_i;
+	assign ext_rd_ready_o = p_ready & ext_sel_i;
+	assign ext_rd_byte_o = rd_byte;
 	wire        z_done, z_busy;
 	wire [1:0]  z_err;
 
@@ -61,7 +76,7 @@ module sampler_unit (
 		.clk_i(clk_i), .rst_ni(rst_ni),
 		.load_i(accept & (cmd_i == CMD_LOAD)),
 		.key_i(key_i), .ctr_i(ctr_i), .ptr_i(ptr_i),
-		.rd_valid_i(rd_valid), .rd_align_i(rd_align), .rd_ready_o(rd_ready),
+		.rd_valid_i(p_valid), .rd_align_i(p_align), .rd_ready_o(p_ready),
 		.rd_byte_o(rd_byte), .key_o(key_o), .ctr_o(ctr_o), .ptr_o(ptr_o),
 		.loaded_o(loaded_o), .busy_o(prng_busy), .refills_o(refills_o));
 
