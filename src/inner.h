@@ -44,8 +44,10 @@ extern const uint64_t fa_keygen_gauss[27];
 /* ------------------------------------------------------------------ */
 /* SHAKE256 internals (shake256.c). */
 
-/* Keccak-f[1600] on 25 lanes, lane (x, y) at st[x + 5y] (shake256.c). */
+/* Keccak-f[1600] on 25 lanes, lane (x, y) at st[x + 5y] (keccak_f1600.c):
+   the form for the target, and the 32-bit form (tested on every host). */
 void fa_keccak_f1600(uint64_t *st);
+void fa_keccak_f1600_w32(uint64_t *st);
 /* The next 8 bytes of a flipped SHAKE256 context as a little-endian
    64-bit value (the same bytes as fa_shake256_extract(sc, b, 8)). */
 uint64_t fa_shake256_extract_u64(fa_shake256_ctx *sc);

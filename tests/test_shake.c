@@ -282,6 +282,52 @@ test_system_seed(void)
 	CHECK(memcmp(oa, ob, sizeof oa) != 0, "two system seeds agree");
 }
 
+/*
+ * The two forms of the permutation (keccak_f1600.c) agree: on the zero
+ * state (whose image has lane 0 = 0xF1258F7940E1DDE7, FIPS 202's
+ * published intermediate values), on each of the 1600 single-bit states,
+ * and on random states; fa_keccak_f1600 is one of them, the other is
+ * the 32-bit form compiled for this host.
+ */
+static void
+test_keccak_forms(void)
+{
+	uint64_t a[25], b[25], rng = 0x6b656363616bu;
+	unsigned i, j;
+
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	fa_keccak_f1600(a);
+	fa_keccak_f1600_w32(b);
+	CHECK(a[0] == 0xF1258F7940E1DDE7u, "keccak zero state lane 0");
+	CHECK(memcmp(a, b, sizeof a) == 0, "keccak forms differ on zero");
+	for (i = 0; i < 1600; i ++) {
+		memset(a, 0, sizeof a);
+		a[i >> 6] = (uint64_t)1 << (i & 63);
+		memcpy(b, a, sizeof a);
+		fa_keccak_f1600(a);
+		fa_keccak_f1600_w32(b);
+		if (memcmp(a, b, sizeof a) != 0) {
+			CHECK(0, "keccak forms differ on a single-bit state");
+			break;
+		}
+	}
+	for (i = 0; i < 200; i ++) {
+		for (j = 0; j < 25; j ++) {
+			a[j] = tu_rand64(&rng);
+		}
+		memcpy(b, a, sizeof a);
+		for (j = 0; j < 3; j ++) {
+			fa_keccak_f1600(a);
+			fa_keccak_f1600_w32(b);
+		}
+		if (memcmp(a, b, sizeof a) != 0) {
+			CHECK(0, "keccak forms differ on a random state");
+			break;
+		}
+	}
+}
+
 static void
 htp_data(fa_shake256_ctx *sc)
 {
@@ -557,6 +603,7 @@ main(int argc, char **argv)
 		bench();
 		return 0;
 	}
+	test_keccak_forms();
 	test_vectors();
 	test_splits();
 	test_system_seed();
