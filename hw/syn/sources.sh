@@ -6,5 +6,6 @@ FA_SRCS="$HW/fp64/rtl/fp64_add.v $HW/fp64/rtl/fp64_mul.v $HW/common/rtl/fa_delay
  $HW/ntt/rtl/ntt_bf.v $HW/ntt/rtl/ntt_tw_rom.v $HW/ntt/rtl/ntt_engine.v
  $HW/sampler/rtl/sampler_tables.v $HW/sampler/rtl/sampler_fpconv.v $HW/sampler/rtl/sampler_mulhi.v $HW/sampler/rtl/sampler_prng.v $HW/sampler/rtl/samplerz.v $HW/sampler/rtl/sampler_unit.v
  $HW/keccak/rtl/keccak_round.v $HW/keccak/rtl/keccak_unit.v
+ $HW/ffsamp/rtl/ffsamp_engine.v $HW/ffsamp/rtl/ffsamp_host.v
  $HW/top/rtl/falcon_accel_top.v"
 FA_SRCS=$(echo $FA_SRCS)
