@@ -205,8 +205,9 @@ typedef struct fa_sampler_ctx {
 	X(mlkem_invntt, (int16_t *a), (a)) \
 	X(mlkem_basemul_acc, (int16_t *r, const int16_t *a, const int16_t *b, \
 		unsigned nk), (r, a, b, nk)) \
-	/* Four Keccak-f[1600] permutations, state i at st[25i .. 25i+24] \
-	   (lane (x, y) at x + 5y): ML-KEM's four-way SHAKE sampling. */ \
+	/* Four Keccak-f[1600] permutations, states interleaved: lane \
+	   i = x + 5y of state t at st[4i + t] (one vector per lane index): \
+	   ML-KEM's four-sponge runner (src/mlkem/mlkem_xof4.c). */ \
 	X(keccak_x4, (uint64_t *st), (st)) \
 	/* SampleNTT's parse of one 168-byte SHAKE128 block buf (176 bytes \
 	   readable): in 7 groups of 8 byte triples, each group run only \

@@ -4,8 +4,8 @@
  * bit (centred representatives out), on zero, single-coefficient, extreme
  * and random inputs, for k = 1..4 in base multiplication (the seam's own
  * contract test, tests/test_backends.c, also covers the raw kernels and
- * declines); the four-way samplers
- * against the one-way reference samplers; whole key pairs, ciphertexts
+ * declines); the four-sponge job runner (SampleNTT, CBD, H, J mixed)
+ * against the one-sponge functions; whole key pairs, ciphertexts
  * and secrets equal across backends.
  *
  * A backend that is not available on this CPU is reported and skipped
@@ -96,7 +96,7 @@ test_kernels(const struct fa_kernels *be)
 		bad_mul);
 	CHECK(bad_range == 0, "portable outputs not centred (%u)", bad_range);
 
-	/* keccak_x4 = four scalar permutations */
+	/* keccak_x4 = four scalar permutations (interleaved states) */
 	{
 		uint64_t st[100], want[100];
 		unsigned i, r, bad = 0;
@@ -105,12 +105,17 @@ test_kernels(const struct fa_kernels *be)
 			for (i = 0; i < 100; i ++) {
 				st[i] = r == 0 ? 0 : tu_rand64(&rs);
 			}
-			memcpy(want, st, sizeof st);
+			/* want: state t de-interleaved at want + 25 t */
+			for (i = 0; i < 100; i ++) {
+				want[25 * (i & 3) + (i >> 2)] = st[i];
+			}
 			for (i = 0; i < 4; i ++) {
 				fa_keccak_f1600(want + 25 * i);
 			}
 			fa_k_keccak_x4(be, st);
-			bad += memcmp(st, want, sizeof st) != 0;
+			for (i = 0; i < 100; i ++) {
+				bad += st[i] != want[25 * (i & 3) + (i >> 2)];
+			}
 		}
 		CHECK(bad == 0, "%s keccak_x4 differs (%u)", be->name, bad);
 	}
@@ -137,61 +142,81 @@ test_kernels(const struct fa_kernels *be)
 		CHECK(bad == 0, "%s compress differs (%u blocks)", be->name, bad);
 	}
 
-	/* H and J side by side = SHA3-256 and SHAKE256 one by one (equal
-	   block counts use the four-way path, others the fallback) */
+	/* the four-sponge runner = the one-sponge functions: job lists of
+	   every kind mixed, 1 to 30 jobs (idle sponges at the end, jobs
+	   finishing at different permutations), hash messages of 0 to 1600
+	   bytes split anywhere between m0 and m1 */
 	{
-		static const size_t lens[][2] = {
-			{ 0, 0 }, { 135, 100 }, { 136, 136 }, { 135, 136 },
-			{ 800, 800 }, { 1184, 1120 }, { 1568, 1600 }, { 1184, 800 }
-		};
-		static uint8_t m0[1600], m1[1600];
-		uint8_t h[32], j[32], h2[32], j2[32];
-		unsigned i, bad = 0;
+		static const size_t lens[] = { 0, 1, 31, 135, 136, 137, 271,
+			272, 800, 1120, 1184, 1568, 1600 };
+		static uint8_t msg[1600];
+		static int16_t got[30][N];
+		static uint8_t hout[30][32];
+		fa_mlkem_x4job jb[30];
+		int16_t want[N];
+		uint8_t rho[32], sigma[32], h2[32];
+		unsigned r, n, u, bad = 0, kinds = 0;
 
-		for (i = 0; i < sizeof m0; i ++) {
-			m0[i] = (uint8_t)tu_rand64(&rs);
-			m1[i] = (uint8_t)tu_rand64(&rs);
+		for (u = 0; u < sizeof msg; u ++) {
+			msg[u] = (uint8_t)tu_rand64(&rs);
 		}
-		for (i = 0; i < sizeof lens / sizeof lens[0]; i ++) {
-			fa_mlkem_h_and_j(be, h, m0, lens[i][0], j, m1, lens[i][1]);
-			fa_sha3_256(h2, m0, lens[i][0]);
-			fa_shake256_2(j2, 32, m1, lens[i][1], NULL, 0);
-			bad += memcmp(h, h2, 32) != 0 || memcmp(j, j2, 32) != 0;
-		}
-		CHECK(bad == 0, "%s H and J side by side differ (%u)", be->name,
-			bad);
-	}
+		for (r = 0; r < 24; r ++) {
+			for (u = 0; u < 32; u ++) {
+				rho[u] = (uint8_t)tu_rand64(&rs);
+				sigma[u] = (uint8_t)tu_rand64(&rs);
+			}
+			n = r < 8 ? r + 1 : 1 + (unsigned)(tu_rand64(&rs) % 30);
+			for (u = 0; u < n; u ++) {
+				unsigned kind = (r + u) % 4 == 0 ? FA_X4_H
+					: (r + u) % 4 == 1 ? FA_X4_J
+					: (r * 7 + u) % 3 == 0 ? FA_X4_CBD
+					: FA_X4_SAMPLE_NTT;
+				size_t len = lens[tu_rand64(&rs) % 13];
+				size_t l0 = len == 0 ? 0 : tu_rand64(&rs) % (len + 1);
 
-	/* four-way samplers = one-way reference samplers */
-	{
-		static int16_t got[4][N], want[N];
-		int16_t *out[4] = { got[0], got[1], got[2], got[3] };
-		uint8_t rho[32], ji[4][2], nonce[4];
-		unsigned eta[4], r, n, t, bad = 0;
-
-		for (r = 0; r < 12; r ++) {
-			for (t = 0; t < 32; t ++) {
-				rho[t] = (uint8_t)tu_rand64(&rs);
+				memset(&jb[u], 0, sizeof jb[u]);
+				jb[u].kind = kind;
+				jb[u].seed = kind == FA_X4_CBD ? sigma : rho;
+				jb[u].b0 = (uint8_t)tu_rand64(&rs);
+				jb[u].b1 = (uint8_t)tu_rand64(&rs);
+				jb[u].eta = 2 + (unsigned)(tu_rand64(&rs) & 1);
+				jb[u].poly = got[u];
+				jb[u].m0 = msg;
+				jb[u].l0 = l0;
+				jb[u].m1 = len - l0 ? msg + l0 : NULL;
+				jb[u].l1 = len - l0;
+				jb[u].out = hout[u];
+				kinds |= 1u << kind;
 			}
-			n = 1 + r % 4;
-			for (t = 0; t < 4; t ++) {
-				ji[t][0] = (uint8_t)(r + t);
-				ji[t][1] = (uint8_t)(3 - t);
-				nonce[t] = (uint8_t)(5 * r + t);
-				eta[t] = (r + t) % 2 ? 3 : 2;
-			}
-			fa_mlkem_sample_ntt_x4(out, rho, ji, n, be);
-			for (t = 0; t < n; t ++) {
-				fa_mlkem_sample_ntt(want, rho, ji[t][0], ji[t][1]);
-				bad += memcmp(want, got[t], sizeof want) != 0;
-			}
-			fa_mlkem_sample_cbd_x4(out, rho, nonce, eta, n, be);
-			for (t = 0; t < n; t ++) {
-				fa_mlkem_sample_cbd(want, rho, nonce[t], eta[t]);
-				bad += memcmp(want, got[t], sizeof want) != 0;
+			fa_mlkem_x4_run(jb, n, be);
+			for (u = 0; u < n; u ++) {
+				switch (jb[u].kind) {
+				case FA_X4_SAMPLE_NTT:
+					fa_mlkem_sample_ntt(want, rho, jb[u].b0,
+						jb[u].b1);
+					bad += memcmp(want, got[u], sizeof want) != 0;
+					break;
+				case FA_X4_CBD:
+					fa_mlkem_sample_cbd(want, sigma, jb[u].b0,
+						jb[u].eta);
+					bad += memcmp(want, got[u], sizeof want) != 0;
+					break;
+				case FA_X4_H:
+					fa_sha3_256(h2, msg, jb[u].l0 + jb[u].l1);
+					bad += memcmp(h2, hout[u], 32) != 0;
+					break;
+				default:
+					fa_shake256_2(h2, 32, msg, jb[u].l0 + jb[u].l1,
+						NULL, 0);
+					bad += memcmp(h2, hout[u], 32) != 0;
+					break;
+				}
 			}
 		}
-		CHECK(bad == 0, "%s four-way samplers differ (%u)", be->name, bad);
+		CHECK(kinds == 0x1E, "four-sponge test misses a job kind (%x)",
+			kinds);
+		CHECK(bad == 0, "%s four-sponge runner differs (%u jobs)",
+			be->name, bad);
 	}
 }
 

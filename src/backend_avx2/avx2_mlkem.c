@@ -236,118 +236,163 @@ fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 }
 
 /* ------------------------------------------------------------------ */
-/* Four Keccak-f[1600] permutations: lane j of the four states in one
-   vector. The round is the scalar one of src/shake256.c (theta, then rho
-   and pi as b[pi(x, y)] = rotl(a[x, y] ^ d[x], r[x, y]), chi, iota). */
-
+/*
+ * Four Keccak-f[1600] permutations (slot keccak_x4): the states are
+ * interleaved, lane i of state t at st[4 i + t], so lane i of all four is
+ * one vector (a plain load). The round is the scalar one of
+ * src/shake256.c: theta (column parities c[x], d[x] = c[x-1] ^ rotl(c[x+1], 1)),
+ * rho and pi as b[pi(x, y)] = rotl(a[x, y] ^ d[x], r[x, y]), chi, iota.
+ *
+ * Scheduling, for this CPU class (AVX2 has no 64-bit rotate: a rotation
+ * is two shifts and an OR, or one VPSHUFB for 8 and 56): one round reads
+ * the 25 lanes from one buffer and writes them to the other (st, then a
+ * local copy E, then st again: two rounds per loop iteration), one output
+ * plane (5 lanes, y fixed) at a time. Per plane only the five b values
+ * are live, beside the five d and the five column parities of the new
+ * state, which are accumulated as each output lane is stored, so theta
+ * of the next round needs no second pass over the state: 25 stores per
+ * round, where the all-in-registers form spilled about 70 (1.54k -> 0.98k
+ * TSC ticks on the EPYC of BENCHMARKS.md). rotl by 1 is add + shift + OR
+ * (the add runs on any vector ALU port).
+ */
+#define XOR _mm256_xor_si256
 #define ROL(x, n) _mm256_or_si256(_mm256_slli_epi64((x), (n)), \
 	_mm256_srli_epi64((x), 64 - (n)))
-/* rotations by 8 and 56 are byte shuffles */
-#define ROL8(x) _mm256_shuffle_epi8((x), rot8)
-#define ROL56(x) _mm256_shuffle_epi8((x), rot56)
-#define XOR _mm256_xor_si256
-#define RP(dst, src, rot) b##dst = ROL(XOR(a##src, d##src##m5), rot)
-#define CHI(y0, y1, y2, y3, y4) \
-	a##y0 = XOR(b##y0, _mm256_andnot_si256(b##y1, b##y2)); \
-	a##y1 = XOR(b##y1, _mm256_andnot_si256(b##y2, b##y3)); \
-	a##y2 = XOR(b##y2, _mm256_andnot_si256(b##y3, b##y4)); \
-	a##y3 = XOR(b##y3, _mm256_andnot_si256(b##y4, b##y0)); \
-	a##y4 = XOR(b##y4, _mm256_andnot_si256(b##y0, b##y1))
+#define ROL1(x) _mm256_or_si256(_mm256_add_epi64((x), (x)), \
+	_mm256_srli_epi64((x), 63))
+#define KLD(p, i) _mm256_loadu_si256((const __m256i *)(const void *)((p) + 4 * (i)))
+#define KST(p, i, v) _mm256_storeu_si256((__m256i *)(void *)((p) + 4 * (i)), (v))
+/* rotation amounts of rho: R<n>(x) = rotl(x, n) */
+#define R0(x)  (x)
+#define R1(x)  ROL1(x)
+#define R8(x)  _mm256_shuffle_epi8((x), rot8)
+#define R56(x) _mm256_shuffle_epi8((x), rot56)
+#define R2(x)  ROL(x, 2)
+#define R3(x)  ROL(x, 3)
+#define R6(x)  ROL(x, 6)
+#define R10(x) ROL(x, 10)
+#define R14(x) ROL(x, 14)
+#define R15(x) ROL(x, 15)
+#define R18(x) ROL(x, 18)
+#define R20(x) ROL(x, 20)
+#define R21(x) ROL(x, 21)
+#define R25(x) ROL(x, 25)
+#define R27(x) ROL(x, 27)
+#define R28(x) ROL(x, 28)
+#define R36(x) ROL(x, 36)
+#define R39(x) ROL(x, 39)
+#define R41(x) ROL(x, 41)
+#define R43(x) ROL(x, 43)
+#define R44(x) ROL(x, 44)
+#define R45(x) ROL(x, 45)
+#define R55(x) ROL(x, 55)
+#define R61(x) ROL(x, 61)
+#define R62(x) ROL(x, 62)
+/* d of source lane s is d[s mod 5] */
+#define D0 d0
+#define D1 d1
+#define D2 d2
+#define D3 d3
+#define D4 d4
+#define D5 d0
+#define D6 d1
+#define D7 d2
+#define D8 d3
+#define D9 d4
+#define D10 d0
+#define D11 d1
+#define D12 d2
+#define D13 d3
+#define D14 d4
+#define D15 d0
+#define D16 d1
+#define D17 d2
+#define D18 d3
+#define D19 d4
+#define D20 d0
+#define D21 d1
+#define D22 d2
+#define D23 d3
+#define D24 d4
+
+/* Output plane y of the round S -> T: lane 5y+x of T from source lane s_x
+   rotated by r_x (pi and rho), chi along the plane, the new column
+   parities n0..n4 accumulated (the plane y = 0 starts them). */
+#define KPLANE(y, s0, r0, s1, r1, s2, r2, s3, r3, s4, r4, iota) do { \
+		__m256i b0 = R##r0(XOR(KLD(S, s0), D##s0)); \
+		__m256i b1 = R##r1(XOR(KLD(S, s1), D##s1)); \
+		__m256i b2 = R##r2(XOR(KLD(S, s2), D##s2)); \
+		__m256i b3 = R##r3(XOR(KLD(S, s3), D##s3)); \
+		__m256i b4 = R##r4(XOR(KLD(S, s4), D##s4)); \
+		__m256i o; \
+		o = XOR(b0, _mm256_andnot_si256(b1, b2)); \
+		iota; \
+		KST(T, 5 * (y), o); \
+		n0 = (y) ? XOR(n0, o) : o; \
+		o = XOR(b1, _mm256_andnot_si256(b2, b3)); \
+		KST(T, 5 * (y) + 1, o); \
+		n1 = (y) ? XOR(n1, o) : o; \
+		o = XOR(b2, _mm256_andnot_si256(b3, b4)); \
+		KST(T, 5 * (y) + 2, o); \
+		n2 = (y) ? XOR(n2, o) : o; \
+		o = XOR(b3, _mm256_andnot_si256(b4, b0)); \
+		KST(T, 5 * (y) + 3, o); \
+		n3 = (y) ? XOR(n3, o) : o; \
+		o = XOR(b4, _mm256_andnot_si256(b0, b1)); \
+		KST(T, 5 * (y) + 4, o); \
+		n4 = (y) ? XOR(n4, o) : o; \
+	} while (0)
+
+/* One round S -> T; c0..c4 hold the column parities of S on entry and
+   of T on exit. */
+#define KROUND(S_, T_, rc) do { \
+		const uint64_t *S = (S_); \
+		uint64_t *T = (T_); \
+		__m256i d0 = XOR(c4, ROL1(c1)); \
+		__m256i d1 = XOR(c0, ROL1(c2)); \
+		__m256i d2 = XOR(c1, ROL1(c3)); \
+		__m256i d3 = XOR(c2, ROL1(c4)); \
+		__m256i d4 = XOR(c3, ROL1(c0)); \
+		__m256i n0, n1, n2, n3, n4; \
+		KPLANE(0, 0, 0, 6, 44, 12, 43, 18, 21, 24, 14, \
+			o = XOR(o, _mm256_set1_epi64x((long long)(rc)))); \
+		KPLANE(1, 3, 28, 9, 20, 10, 3, 16, 45, 22, 61, (void)0); \
+		KPLANE(2, 1, 1, 7, 6, 13, 25, 19, 8, 20, 18, (void)0); \
+		KPLANE(3, 4, 27, 5, 36, 11, 10, 17, 15, 23, 56, (void)0); \
+		KPLANE(4, 2, 62, 8, 55, 14, 39, 15, 41, 21, 2, (void)0); \
+		c0 = n0; c1 = n1; c2 = n2; c3 = n3; c4 = n4; \
+	} while (0)
 
 int
 fa_keccak_x4_avx2(uint64_t *st)
 {
-	__m256i a[25];
-	__m256i a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13;
-	__m256i a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24;
-	__m256i b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13;
-	__m256i b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24;
+	__m256i e[25];
+	uint64_t *E = (uint64_t *)(void *)e;
 	const __m256i rot8 = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6,
 		15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6,
 		15, 8, 9, 10, 11, 12, 13, 14);
 	const __m256i rot56 = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0,
 		9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0,
 		9, 10, 11, 12, 13, 14, 15, 8);
-	unsigned i, round;
+	__m256i c0, c1, c2, c3, c4;
+	unsigned r;
 
-	for (i = 0; i < 25; i ++) {
-		a[i] = _mm256_set_epi64x((long long)st[75 + i],
-			(long long)st[50 + i], (long long)st[25 + i],
-			(long long)st[i]);
-	}
-	a0 = a[0]; a1 = a[1]; a2 = a[2]; a3 = a[3]; a4 = a[4];
-	a5 = a[5]; a6 = a[6]; a7 = a[7]; a8 = a[8]; a9 = a[9];
-	a10 = a[10]; a11 = a[11]; a12 = a[12]; a13 = a[13]; a14 = a[14];
-	a15 = a[15]; a16 = a[16]; a17 = a[17]; a18 = a[18]; a19 = a[19];
-	a20 = a[20]; a21 = a[21]; a22 = a[22]; a23 = a[23]; a24 = a[24];
-	for (round = 0; round < 24; round ++) {
-		__m256i c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
-
-		c0 = XOR(XOR(XOR(a0, a5), XOR(a10, a15)), a20);
-		c1 = XOR(XOR(XOR(a1, a6), XOR(a11, a16)), a21);
-		c2 = XOR(XOR(XOR(a2, a7), XOR(a12, a17)), a22);
-		c3 = XOR(XOR(XOR(a3, a8), XOR(a13, a18)), a23);
-		c4 = XOR(XOR(XOR(a4, a9), XOR(a14, a19)), a24);
-		d0 = XOR(c4, ROL(c1, 1));
-		d1 = XOR(c0, ROL(c2, 1));
-		d2 = XOR(c1, ROL(c3, 1));
-		d3 = XOR(c2, ROL(c4, 1));
-		d4 = XOR(c3, ROL(c0, 1));
-#define d0m5 d0
-#define d1m5 d1
-#define d2m5 d2
-#define d3m5 d3
-#define d4m5 d4
-#define d5m5 d0
-#define d6m5 d1
-#define d7m5 d2
-#define d8m5 d3
-#define d9m5 d4
-#define d10m5 d0
-#define d11m5 d1
-#define d12m5 d2
-#define d13m5 d3
-#define d14m5 d4
-#define d15m5 d0
-#define d16m5 d1
-#define d17m5 d2
-#define d18m5 d3
-#define d19m5 d4
-#define d20m5 d0
-#define d21m5 d1
-#define d22m5 d2
-#define d23m5 d3
-#define d24m5 d4
-		b0 = XOR(a0, d0);
-		RP(1, 6, 44);   RP(2, 12, 43);  RP(3, 18, 21);  RP(4, 24, 14);
-		RP(5, 3, 28);   RP(6, 9, 20);   RP(7, 10, 3);   RP(8, 16, 45);
-		RP(9, 22, 61);  RP(10, 1, 1);   RP(11, 7, 6);   RP(12, 13, 25);
-		b13 = ROL8(XOR(a19, d4));
-		RP(14, 20, 18); RP(15, 4, 27);  RP(16, 5, 36);
-		RP(17, 11, 10); RP(18, 17, 15);
-		b19 = ROL56(XOR(a23, d3));
-		RP(20, 2, 62);
-		RP(21, 8, 55);  RP(22, 14, 39); RP(23, 15, 41); RP(24, 21, 2);
-		CHI(0, 1, 2, 3, 4);
-		CHI(5, 6, 7, 8, 9);
-		CHI(10, 11, 12, 13, 14);
-		CHI(15, 16, 17, 18, 19);
-		CHI(20, 21, 22, 23, 24);
-		a0 = XOR(a0, _mm256_set1_epi64x((long long)fa_keccak_avx2_rc[round]));
-	}
-	a[0] = a0; a[1] = a1; a[2] = a2; a[3] = a3; a[4] = a4;
-	a[5] = a5; a[6] = a6; a[7] = a7; a[8] = a8; a[9] = a9;
-	a[10] = a10; a[11] = a11; a[12] = a12; a[13] = a13; a[14] = a14;
-	a[15] = a15; a[16] = a16; a[17] = a17; a[18] = a18; a[19] = a19;
-	a[20] = a20; a[21] = a21; a[22] = a22; a[23] = a23; a[24] = a24;
-	for (i = 0; i < 25; i ++) {
-		uint64_t t[4];
-
-		_mm256_storeu_si256((__m256i *)(void *)t, a[i]);
-		st[i] = t[0];
-		st[25 + i] = t[1];
-		st[50 + i] = t[2];
-		st[75 + i] = t[3];
+	/* keep E a memory buffer: the compiler must not try to hold the
+	   25 lanes of both states in registers */
+	__asm__ ("" : "+r" (E));
+	c0 = XOR(XOR(XOR(KLD(st, 0), KLD(st, 5)), XOR(KLD(st, 10), KLD(st, 15))),
+		KLD(st, 20));
+	c1 = XOR(XOR(XOR(KLD(st, 1), KLD(st, 6)), XOR(KLD(st, 11), KLD(st, 16))),
+		KLD(st, 21));
+	c2 = XOR(XOR(XOR(KLD(st, 2), KLD(st, 7)), XOR(KLD(st, 12), KLD(st, 17))),
+		KLD(st, 22));
+	c3 = XOR(XOR(XOR(KLD(st, 3), KLD(st, 8)), XOR(KLD(st, 13), KLD(st, 18))),
+		KLD(st, 23));
+	c4 = XOR(XOR(XOR(KLD(st, 4), KLD(st, 9)), XOR(KLD(st, 14), KLD(st, 19))),
+		KLD(st, 24));
+	for (r = 0; r < 24; r += 2) {
+		KROUND(st, E, fa_keccak_avx2_rc[r]);
+		KROUND(E, st, fa_keccak_avx2_rc[r + 1]);
 	}
 	return FA_KERNEL_DONE;
 }

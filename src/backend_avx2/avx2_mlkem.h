@@ -26,8 +26,8 @@ int fa_mlkem_ntt_avx2(int16_t *a);
 int fa_mlkem_invntt_avx2(int16_t *a);
 int fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a,
 	const int16_t *b, unsigned k);
-/* Four Keccak-f[1600] permutations at once: st[i*25 .. i*25+24] is
-   state i (lane (x, y) at x + 5y). */
+/* Four Keccak-f[1600] permutations at once: lane i (= x + 5y) of
+   state t at st[4 i + t] (interleaved). */
 int fa_keccak_x4_avx2(uint64_t *st);
 /* SampleNTT's parse of one SHAKE128 block (slot mlkem_rej_uniform);
    uses BMI2 (PEXT, POPCNT), which the avx2 backend requires. */

@@ -72,11 +72,35 @@ void fa_sha3_512(uint8_t out[64], const void *in, size_t len);
 /* SHAKE256 of in1 || in2 (in2 may be NULL with len2 = 0). */
 void fa_shake256_2(void *out, size_t out_len, const void *in1,
 	size_t len1, const void *in2, size_t len2);
-/* h = SHA3-256(m0), j = SHAKE256(m1, 32), side by side on the four-way
-   permutation when the two take as many blocks (mlkem_sha3.c). */
-void fa_mlkem_h_and_j(const struct fa_kernels *kt, uint8_t h[32],
-	const uint8_t *m0, size_t l0, uint8_t j[32], const uint8_t *m1,
-	size_t l1);
+
+/* Jobs of the four-sponge runner (mlkem_xof4.c). */
+enum {
+	FA_X4_SAMPLE_NTT = 1,  /* poly = SampleNTT(seed || b0 || b1) */
+	FA_X4_CBD,             /* poly = CBD_eta(PRF_eta(seed, b0)) */
+	FA_X4_H,               /* out = SHA3-256(m0 || m1) */
+	FA_X4_J                /* out = SHAKE256(m0 || m1, 32) */
+};
+
+typedef struct {
+	unsigned kind;
+	const uint8_t *seed;   /* SAMPLE_NTT: rho; CBD: sigma (32 bytes) */
+	uint8_t b0, b1;        /* SAMPLE_NTT: j, i; CBD: the nonce (b0) */
+	unsigned eta;          /* CBD: 2 or 3 */
+	int16_t *poly;         /* SAMPLE_NTT, CBD: 256 coefficients out */
+	const uint8_t *m0;     /* H, J: the message m0 || m1 */
+	size_t l0;
+	const uint8_t *m1;     /* may be NULL when l1 = 0 */
+	size_t l1;
+	uint8_t *out;          /* H, J: 32 bytes out */
+} fa_mlkem_x4job;
+
+/* Runs the n jobs on four sponges (the keccak_x4 slot), each sponge
+   taking the next job in list order as soon as its own is complete
+   (list long jobs first for the best packing). Outputs equal those of
+   the one-sponge functions. Timing depends on the list and on SampleNTT
+   rejections only (see mlkem_xof4.c). */
+void fa_mlkem_x4_run(const fa_mlkem_x4job *jobs, unsigned n,
+	const struct fa_kernels *kt);
 
 /* ------------------------------------------------------------------ */
 /* Arithmetic mod q and the NTT (mlkem_ntt.c, mlkem_tables.c). */
@@ -125,7 +149,8 @@ fa_mlkem_canon(int16_t x)
    basemul_acc: r = sum_{j<k} a[j] o b[j] (base multiplication, NTT form,
             times R^-1), k <= 4; inputs |a| <= 4095 (undecoded 12-bit
             values allowed), |b| < q. a and b are k consecutive polynomials;
-   keccak_x4: four Keccak-f[1600] permutations, state i at st[25 i]. */
+   keccak_x4: four Keccak-f[1600] permutations, interleaved states,
+            lane i of state t at st[4 i + t] (mlkem_xof4.c). */
 
 /* ------------------------------------------------------------------ */
 /* Sampling and encodings (mlkem_poly.c). */
@@ -138,15 +163,8 @@ void fa_mlkem_sample_ntt(int16_t *a, const uint8_t rho[32], uint8_t j,
    values in [-eta, eta]. */
 void fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32],
 	uint8_t nonce, unsigned eta);
-/* n <= 4 SampleNTT calls at once on the four-way permutation: out[t]
-   from SHAKE128(rho || ji[t][0] || ji[t][1]). Same results as n calls of
-   fa_mlkem_sample_ntt. */
-void fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
-	const uint8_t ji[4][2], unsigned n, const struct fa_kernels *kt);
-/* n <= 4 CBD samples at once: out[t] = CBD_eta[t](PRF(sigma, nonce[t])). */
-void fa_mlkem_sample_cbd_x4(int16_t *const out[4], const uint8_t sigma[32],
-	const uint8_t nonce[4], const unsigned eta[4], unsigned n,
-	const struct fa_kernels *kt);
+/* CBD_eta (Algorithm 8) of the 64 eta bytes buf; eta in {2, 3}. */
+void fa_mlkem_cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta);
 
 /* ByteEncode_12 of a (any |a| < q, canonicalised), 384 bytes. */
 void fa_mlkem_encode12(uint8_t *out, const int16_t *a);
@@ -173,9 +191,10 @@ void fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek,
 void fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
 	const struct fa_kernels *kt);
-/* kbar: J(z || c), computed by the caller (with the hash check). */
-void fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
-	const uint8_t *ct, const uint8_t *dk, const uint8_t kbar[32],
-	void *tmp, const struct fa_kernels *kt);
+/* With the hash check of dk: FA_ERR_KEY (ss untouched) when
+   H(ek) differs from the h stored in dk, else FA_OK. */
+int fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
+	const uint8_t *ct, const uint8_t *dk, void *tmp,
+	const struct fa_kernels *kt);
 
 #endif

@@ -52,54 +52,62 @@ poly_add(int16_t *a, const int16_t *b)
 }
 
 /*
- * The k x k matrix: A + (i k + j) n holds A[i][j] = SampleNTT(rho || j || i)
+ * Jobs of the four-sponge runner (mlkem_xof4.c) for the k x k matrix:
+ * A + (i k + j) n receives A[i][j] = SampleNTT(rho || j || i)
  * (transpose = 0) or A^T[i][j] = A[j][i] = SampleNTT(rho || i || j)
- * (transpose = 1); sampled four entries at a time.
+ * (transpose = 1). Returns the number of jobs written (k^2).
  */
-static void
-sample_matrix(int16_t *A, const uint8_t rho[32], unsigned k, int transpose,
-	const struct fa_kernels *kt)
+static unsigned
+matrix_jobs(fa_mlkem_x4job *jb, int16_t *A, const uint8_t *rho, unsigned k,
+	int transpose)
 {
-	unsigned e, t, total = k * k;
+	unsigned e;
 
-	for (e = 0; e < total; e += 4) {
-		int16_t *out[4];
-		uint8_t ji[4][2];
-		unsigned n = total - e < 4 ? total - e : 4;
+	for (e = 0; e < k * k; e ++) {
+		unsigned i = e / k, j = e % k;
 
-		for (t = 0; t < n; t ++) {
-			unsigned i = (e + t) / k, j = (e + t) % k;
-
-			out[t] = A + (e + t) * MLKEM_N;
-			ji[t][0] = (uint8_t)(transpose ? i : j);
-			ji[t][1] = (uint8_t)(transpose ? j : i);
-		}
-		fa_mlkem_sample_ntt_x4(out, rho, ji, n, kt);
+		memset(&jb[e], 0, sizeof jb[e]);
+		jb[e].kind = FA_X4_SAMPLE_NTT;
+		jb[e].seed = rho;
+		jb[e].b0 = (uint8_t)(transpose ? i : j);
+		jb[e].b1 = (uint8_t)(transpose ? j : i);
+		jb[e].poly = A + e * MLKEM_N;
 	}
+	return k * k;
 }
 
-/* count consecutive noise polynomials at dst: polynomial u is
-   CBD_eta(PRF(sigma, u)), eta = eta_a for u < n_a, else eta_b. */
-static void
-sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
-	unsigned n_a, unsigned eta_a, unsigned eta_b,
-	const struct fa_kernels *kt)
+/* Jobs for count consecutive noise polynomials at dst: polynomial u is
+   CBD_eta(PRF(sigma, u)), eta = eta_a for u < n_a, else eta_b. Returns
+   count. */
+static unsigned
+noise_jobs(fa_mlkem_x4job *jb, int16_t *dst, const uint8_t sigma[32],
+	unsigned count, unsigned n_a, unsigned eta_a, unsigned eta_b)
 {
-	unsigned u, t;
+	unsigned u;
 
-	for (u = 0; u < count; u += 4) {
-		int16_t *out[4];
-		uint8_t nonce[4];
-		unsigned eta[4];
-		unsigned n = count - u < 4 ? count - u : 4;
-
-		for (t = 0; t < n; t ++) {
-			out[t] = dst + (u + t) * MLKEM_N;
-			nonce[t] = (uint8_t)(u + t);
-			eta[t] = u + t < n_a ? eta_a : eta_b;
-		}
-		fa_mlkem_sample_cbd_x4(out, sigma, nonce, eta, n, kt);
+	for (u = 0; u < count; u ++) {
+		memset(&jb[u], 0, sizeof jb[u]);
+		jb[u].kind = FA_X4_CBD;
+		jb[u].seed = sigma;
+		jb[u].b0 = (uint8_t)u;
+		jb[u].eta = u < n_a ? eta_a : eta_b;
+		jb[u].poly = dst + u * MLKEM_N;
 	}
+	return count;
+}
+
+/* A hash job: out = H(m0 || m1) (kind FA_X4_H) or J(m0 || m1). */
+static void
+hash_job(fa_mlkem_x4job *jb, unsigned kind, uint8_t *out,
+	const uint8_t *m0, size_t l0, const uint8_t *m1, size_t l1)
+{
+	memset(jb, 0, sizeof *jb);
+	jb->kind = kind;
+	jb->m0 = m0;
+	jb->l0 = l0;
+	jb->m1 = m1;
+	jb->l1 = l1;
+	jb->out = out;
 }
 
 /*
@@ -107,7 +115,8 @@ sample_noise(int16_t *dst, const uint8_t sigma[32], unsigned count,
  * (rho, sigma) = G(d || k); s, e from CBD_eta1 with nonces 0..2k-1;
  * t = A s + e in NTT form; ek = ByteEncode_12(t) || rho;
  * dk = ByteEncode_12(s) || ek || H(ek) || z.
- * Scratch: k^2 + 2k + 1 polynomials.
+ * Scratch: k^2 + 2k + 1 polynomials. The matrix and the noise come from
+ * one run of the four-sponge runner.
  */
 void
 fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
@@ -128,8 +137,15 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	fa_sha3_512(rs, gin, sizeof gin);
 	/* declassified: rho is public (the last 32 bytes of ek) */
 	FA_DECLASSIFY(rs, 32);
-	sample_matrix(A, rho, k, 0, kt);
-	sample_noise(s, sigma, 2 * k, 2 * k, p->eta1, p->eta1, kt);  /* s, e */
+	{
+		/* A (k^2 SampleNTT), then s, e (2k CBD, nonces 0..2k-1) */
+		fa_mlkem_x4job jb[16 + 8];
+		unsigned nj = matrix_jobs(jb, A, rho, k, 0);
+
+		nj += noise_jobs(jb + nj, s, sigma, 2 * k, 2 * k, p->eta1,
+			p->eta1);
+		fa_mlkem_x4_run(jb, nj, kt);
+	}
 	for (i = 0; i < 2 * k; i ++) {
 		fa_k_mlkem_ntt(kt, s + i * MLKEM_N);
 	}
@@ -159,29 +175,30 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
  * (eta1), k..2k-1 and 2k (eta2);
  *   u = NTT^-1(A^T y) + e1,  v = NTT^-1(t^T y) + e2 + Decompress_1(m),
  *   c = ByteEncode_du(Compress_du(u)) || ByteEncode_dv(Compress_dv(v)).
- * t is ByteDecode_12 of ek (12-bit values, reduced by the arithmetic).
- * Scratch: k^2 + 3k + 2 polynomials.
+ * At: the k^2 entries of A^T, sampled by the caller (they depend on rho
+ * only, so that their sampling can share the four sponges with H(ek) or
+ * J). t is ByteDecode_12 of ek (12-bit values, reduced by the
+ * arithmetic). Scratch work: 3k + 2 polynomials.
  */
 static void
 kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
-	const uint8_t m[32], const uint8_t r[32], void *tmp,
-	const struct fa_kernels *kt)
+	const uint8_t m[32], const uint8_t r[32], const int16_t *At,
+	int16_t *work, const struct fa_kernels *kt)
 {
 	unsigned k = p->k, i;
-	int16_t *At = fa_align8(tmp);
-	int16_t *that = At + k * k * MLKEM_N;
+	int16_t *that = work;
 	int16_t *y = that + k * MLKEM_N;
 	int16_t *e1 = y + k * MLKEM_N;     /* then e2, right after */
 	int16_t *e2 = e1 + k * MLKEM_N;
 	int16_t *u = e2 + MLKEM_N;
-	const uint8_t *rho = ek + POLY_BYTES * k;
+	fa_mlkem_x4job jb[9];
 
 	for (i = 0; i < k; i ++) {
 		fa_mlkem_decode12(that + i * MLKEM_N, ek + i * POLY_BYTES);
 	}
-	sample_matrix(At, rho, k, 1, kt);
 	/* y (k, eta1), e1 (k, eta2), e2 (eta2): nonces 0..2k */
-	sample_noise(y, r, 2 * k + 1, k, p->eta1, p->eta2, kt);
+	fa_mlkem_x4_run(jb, noise_jobs(jb, y, r, 2 * k + 1, k, p->eta1,
+		p->eta2), kt);
 	for (i = 0; i < k; i ++) {
 		fa_k_mlkem_ntt(kt, y + i * MLKEM_N);
 	}
@@ -229,48 +246,72 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 	fa_mlkem_compress_encode(m, w, 1, kt);
 }
 
-/* Algorithm 17: (K, r) = G(m || H(ek)), c = K-PKE.Encrypt(ek, m, r). */
+/*
+ * Algorithm 17: (K, r) = G(m || H(ek)), c = K-PKE.Encrypt(ek, m, r).
+ * H(ek) (nine blocks at ML-KEM-768) runs in one sponge while the other
+ * three sample A^T. Scratch: k^2 + 3k + 2 polynomials.
+ */
 void
 fa_mlkem_encaps_inner(const fa_mlkem_params *p, uint8_t *ct,
 	uint8_t ss[32], const uint8_t *ek, const uint8_t m[32], void *tmp,
 	const struct fa_kernels *kt)
 {
+	unsigned k = p->k;
+	int16_t *At = fa_align8(tmp);
+	fa_mlkem_x4job jb[1 + 16];
 	uint8_t gin[64], kr[64];
 
 	memcpy(gin, m, 32);
-	fa_sha3_256(gin + 32, ek, POLY_BYTES * p->k + 32);
+	hash_job(&jb[0], FA_X4_H, gin + 32, ek, POLY_BYTES * k + 32, NULL, 0);
+	fa_mlkem_x4_run(jb, 1 + matrix_jobs(jb + 1, At, ek + POLY_BYTES * k,
+		k, 1), kt);
 	fa_sha3_512(kr, gin, sizeof gin);
-	kpke_encrypt(p, ct, ek, m, kr + 32, tmp, kt);
+	kpke_encrypt(p, ct, ek, m, kr + 32, At, At + k * k * MLKEM_N, kt);
 	memcpy(ss, kr, 32);
 	memset(kr, 0, sizeof kr);
 	memset(gin, 0, sizeof gin);
 }
 
 /*
- * Algorithm 18: m' = Decrypt(dk_pke, c); (K', r') = G(m' || h);
- * Kbar = J(z || c) = SHAKE256(z || c, 32) (given); c' = Encrypt(ek, m', r');
- * K = K' if c = c' else Kbar, chosen with a mask from the OR of all byte
- * differences. Scratch: a ciphertext and k^2 + 3k + 2 polynomials.
+ * Algorithm 18 with the hash check of dk: H(ek) (checked against h),
+ * Kbar = J(z || c) and the k^2 entries of A^T (from ek's rho) on the four
+ * sponges together; then m' = Decrypt(dk_pke, c); (K', r') = G(m' || h);
+ * c' = Encrypt(ek, m', r'); K = K' if c = c' else Kbar, chosen with a
+ * mask from the OR of all byte differences. Scratch: a ciphertext and
+ * k^2 + 3k + 2 polynomials.
  */
-void
+int
 fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
-	const uint8_t *ct, const uint8_t *dk, const uint8_t kbar[32],
-	void *tmp, const struct fa_kernels *kt)
+	const uint8_t *ct, const uint8_t *dk, void *tmp,
+	const struct fa_kernels *kt)
 {
 	unsigned k = p->k;
-	size_t ct_len = 32u * (p->du * k + p->dv), i;
+	size_t ct_len = 32u * (p->du * k + p->dv), ek_len = POLY_BYTES * k + 32;
+	size_t i;
 	const uint8_t *ek = dk + POLY_BYTES * k;
-	const uint8_t *h = ek + POLY_BYTES * k + 32;
-	uint8_t gin[64], kr[64];
+	const uint8_t *h = ek + ek_len;
+	const uint8_t *z = h + 32;
+	uint8_t gin[64], kr[64], hh[32], kbar[32];
 	uint8_t *ct2 = (uint8_t *)fa_align8(tmp);
-	void *ptmp = ct2 + FA_KEM_CT_MAXSIZE;
+	int16_t *At = (int16_t *)(void *)(ct2 + FA_KEM_CT_MAXSIZE);
+	int16_t *work = At + k * k * MLKEM_N;
+	fa_mlkem_x4job jb[2 + 16];
 	uint32_t diff = 0;
 	uint8_t mask;
 
-	kpke_decrypt(p, gin, ct, dk, ptmp, kt);
+	hash_job(&jb[0], FA_X4_H, hh, ek, ek_len, NULL, 0);
+	hash_job(&jb[1], FA_X4_J, kbar, z, 32, ct, ct_len);
+	fa_mlkem_x4_run(jb, 2 + matrix_jobs(jb + 2, At, ek + POLY_BYTES * k,
+		k, 1), kt);
+	/* public: H of the public ek against the stored hash */
+	if (memcmp(hh, h, 32) != 0) {
+		memset(kbar, 0, sizeof kbar);
+		return FA_ERR_KEY;
+	}
+	kpke_decrypt(p, gin, ct, dk, work, kt);
 	memcpy(gin + 32, h, 32);
 	fa_sha3_512(kr, gin, sizeof gin);
-	kpke_encrypt(p, ct2, ek, gin, kr + 32, ptmp, kt);
+	kpke_encrypt(p, ct2, ek, gin, kr + 32, At, work, kt);
 	for (i = 0; i < ct_len; i ++) {
 		diff |= ct[i] ^ ct2[i];
 	}
@@ -284,6 +325,8 @@ fa_mlkem_decaps_inner(const fa_mlkem_params *p, uint8_t ss[32],
 	}
 	memset(kr, 0, sizeof kr);
 	memset(gin, 0, sizeof gin);
+	memset(kbar, 0, sizeof kbar);
+	return FA_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -411,28 +454,8 @@ fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t ss[32],
 	if ((r = check_tmp(level, tmp, tmp_len)) != FA_OK) {
 		return r;
 	}
-	{
-		/* the hash check's H(ek) and J(z || c) side by side; z || c
-		   assembled in the scratch (before decapsulation uses it) */
-		const struct fa_kernels *kt = fa_kernels_resolve(be);
-		size_t ek_len = POLY_BYTES * p->k + 32;
-		const uint8_t *ek = dk + POLY_BYTES * p->k;
-		uint8_t *zc = (uint8_t *)fa_align8(tmp);
-		uint8_t hh[32], kbar[32];
-
-		memcpy(zc, dk + dk_len - 32, 32);
-		memcpy(zc + 32, ct, ct_len);
-		fa_mlkem_h_and_j(kt, hh, ek, ek_len, kbar, zc, 32 + ct_len);
-		memset(zc, 0, 32);
-		/* public: H of the public ek against the stored hash */
-		if (memcmp(hh, ek + ek_len, 32) != 0) {
-			memset(kbar, 0, sizeof kbar);
-			return FA_ERR_KEY;
-		}
-		fa_mlkem_decaps_inner(p, ss, ct, dk, kbar, tmp, kt);
-		memset(kbar, 0, sizeof kbar);
-	}
-	return FA_OK;
+	return fa_mlkem_decaps_inner(p, ss, ct, dk, tmp,
+		fa_kernels_resolve(be));
 }
 
 #if !FA_FREESTANDING

@@ -107,14 +107,3 @@ fa_mlkem_basemul_acc_portable(int16_t *r, const int16_t *a,
 		r[2 * i + 1] = fa_mlkem_barrett((int16_t)c1);
 	}
 }
-
-/* Four permutations one after the other (the portable keccak_x4). */
-void
-fa_keccak_x4_portable(uint64_t *st)
-{
-	unsigned i;
-
-	for (i = 0; i < 4; i ++) {
-		fa_keccak_f1600(st + 25 * i);
-	}
-}

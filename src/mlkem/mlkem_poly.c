@@ -55,8 +55,6 @@ fa_mlkem_sample_ntt(int16_t *a, const uint8_t rho[32], uint8_t j,
  * 4 coefficients (6 bits each), triple sums at once. Result in
  * [-eta, eta].
  */
-static void cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta);
-
 void
 fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32], uint8_t nonce,
 	unsigned eta)
@@ -64,7 +62,7 @@ fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32], uint8_t nonce,
 	uint8_t buf[64 * 3];
 
 	fa_shake256_2(buf, 64 * eta, sigma, 32, &nonce, 1);
-	cbd_from_bytes(a, buf, eta);
+	fa_mlkem_cbd_from_bytes(a, buf, eta);
 	memset(buf, 0, sizeof buf);
 }
 
@@ -183,56 +181,6 @@ fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d)
 }
 
 /* ------------------------------------------------------------------ */
-/* Four-way sampling on the four-way permutation. The sponge states are
-   set up lane by lane: a message of 32 + b bytes (b <= 2) fits the first
-   block, so absorbing is writing the lanes, the padding byte (0x1F, the
-   SHAKE domain bits and the first pad bit) after the message and 0x80 in
-   the block's last byte. */
-
-static inline uint64_t
-load64_le(const uint8_t *b)
-{
-	return (uint64_t)b[0] | ((uint64_t)b[1] << 8)
-		| ((uint64_t)b[2] << 16) | ((uint64_t)b[3] << 24)
-		| ((uint64_t)b[4] << 32) | ((uint64_t)b[5] << 40)
-		| ((uint64_t)b[6] << 48) | ((uint64_t)b[7] << 56);
-}
-
-/* st (25 lanes) = the absorbed one-block message seed32 || tail[0..tl),
-   rate `rate` bytes. */
-static void
-x4_absorb(uint64_t *st, const uint8_t seed32[32], const uint8_t *tail,
-	unsigned tl, unsigned rate)
-{
-	unsigned i;
-	uint64_t w = 0;
-
-	memset(st, 0, 25 * sizeof *st);
-	for (i = 0; i < 4; i ++) {
-		st[i] = load64_le(seed32 + 8 * i);
-	}
-	for (i = 0; i < tl; i ++) {
-		w |= (uint64_t)tail[i] << (8 * i);
-	}
-	w |= (uint64_t)0x1F << (8 * tl);
-	st[4] = w;
-	st[(rate - 1) >> 3] ^= (uint64_t)0x80 << 56;
-}
-
-static inline void
-lanes_to_bytes(uint8_t *out, const uint64_t *st, unsigned nbytes)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* the lanes' memory image is the byte stream */
-	memcpy(out, st, nbytes);
-#else
-	unsigned i;
-
-	for (i = 0; i < nbytes; i ++) {
-		out[i] = (uint8_t)(st[i >> 3] >> ((i & 7) << 3));
-	}
-#endif
-}
 
 /* The mlkem_rej_uniform slot (contract in src/kernels.h), portable:
    groups of 8 triples, each run only while fewer than 256 values are
@@ -258,46 +206,9 @@ fa_mlkem_rej_uniform_portable(int16_t *a, unsigned *ctr, const uint8_t *buf)
 	*ctr = c;
 }
 
-void
-fa_mlkem_sample_ntt_x4(int16_t *const out[4], const uint8_t rho[32],
-	const uint8_t ji[4][2], unsigned n, const struct fa_kernels *kt)
-{
-	uint64_t st[100];
-	int16_t acc[4][MLKEM_N + 16];   /* a group may overshoot by 15 */
-	unsigned cnt[4] = { 0, 0, 0, 0 }, t, left;
-
-	for (t = 0; t < 4; t ++) {
-		x4_absorb(st + 25 * t, rho, ji[t < n ? t : 0], 2,
-			FA_SHAKE128_RATE);
-		if (t >= n) {
-			cnt[t] = MLKEM_N;   /* padding lane: nothing to sample */
-		}
-	}
-	left = n;
-	while (left > 0) {
-		fa_k_keccak_x4(kt, st);
-		for (t = 0; t < 4; t ++) {
-			uint8_t buf[FA_SHAKE128_RATE + 8];
-
-			if (cnt[t] >= MLKEM_N) {
-				continue;
-			}
-			lanes_to_bytes(buf, st + 25 * t, FA_SHAKE128_RATE);
-			memset(buf + FA_SHAKE128_RATE, 0, 8);
-			/* values past the 256th are dropped below: the first 256
-			   are those of Algorithm 7 */
-			fa_k_mlkem_rej_uniform(kt, acc[t], &cnt[t], buf);
-			left -= cnt[t] >= MLKEM_N;
-		}
-	}
-	for (t = 0; t < n; t ++) {
-		memcpy(out[t], acc[t], MLKEM_N * sizeof(int16_t));
-	}
-}
-
 /* CBD_eta from 64 eta PRF bytes (Algorithm 8; see fa_mlkem_sample_cbd). */
-static void
-cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta)
+void
+fa_mlkem_cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta)
 {
 	unsigned i, l;
 
@@ -328,38 +239,4 @@ cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta)
 			}
 		}
 	}
-}
-
-void
-fa_mlkem_sample_cbd_x4(int16_t *const out[4], const uint8_t sigma[32],
-	const uint8_t nonce[4], const unsigned eta[4], unsigned n,
-	const struct fa_kernels *kt)
-{
-	uint64_t st[100];
-	uint8_t buf[4][64 * 3];
-	unsigned t, need = 0;
-
-	for (t = 0; t < 4; t ++) {
-		x4_absorb(st + 25 * t, sigma, &nonce[t < n ? t : 0], 1,
-			FA_SHAKE256_RATE);
-		if (t < n && eta[t] == 3) {
-			need = 1;
-		}
-	}
-	fa_k_keccak_x4(kt, st);
-	for (t = 0; t < 4; t ++) {
-		lanes_to_bytes(buf[t], st + 25 * t, FA_SHAKE256_RATE);
-	}
-	if (need) {   /* eta = 3: 192 bytes, a second block (public choice) */
-		fa_k_keccak_x4(kt, st);
-		for (t = 0; t < 4; t ++) {
-			lanes_to_bytes(buf[t] + FA_SHAKE256_RATE, st + 25 * t,
-				64 * 3 - FA_SHAKE256_RATE);
-		}
-	}
-	for (t = 0; t < n; t ++) {
-		cbd_from_bytes(out[t], buf[t], eta[t]);
-	}
-	memset(buf, 0, sizeof buf);
-	memset(st, 0, sizeof st);
 }
