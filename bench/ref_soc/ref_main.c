@@ -6,8 +6,8 @@
  * so that our firmware-only figures can be set beside the reference's on
  * the same core, compiler and flags.
  *
- * It answers the host link protocol of fw/soc_proto.h (the same framing,
- * ops and reply header as fw/fw_main.c), so the host side is unchanged:
+ * It answers the host link protocol of fw/soc_proto.h through the same
+ * request loop as fw/fw_main.c (fw/fw_link.c), so the host side is unchanged:
  * `falcon-accel bench --backend soc` with FALCON_ACCEL_SOC_FW pointing at
  * this image, or hw/soc/util/soc_link.py. Only the firmware-only mode
  * exists here (mode != FW answers BAD_MODE; KSTATS answers BAD_OP).
@@ -24,6 +24,7 @@
 
 #include "falcon.h"
 #include "fw_hal.h"
+#include "fw_link.h"
 #include "soc_proto.h"
 
 #define REF_LOGN_MAX 10u
@@ -48,113 +49,30 @@ _Static_assert(REF_TMP_MAX >= FALCON_TMPSIZE_KEYGEN(10)
 	&& REF_TMP_MAX >= FALCON_TMPSIZE_MAKEPUB(10),
 	"tmp_buf holds every operation's scratch");
 
-static volatile uint32_t cur_op, cur_seq;
-static uint32_t rsp_len;
-
-typedef struct {
-	const uint8_t *p;
-	uint32_t len;
-} ref_field;
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	fa_soc_put32(p, (uint32_t)v);
-	fa_soc_put32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* Exactly n fields (u32 length + bytes) covering [p, p + len): 0, else -1. */
-static int get_fields(const uint8_t *p, uint32_t len, ref_field *f, unsigned n)
-{
-	uint32_t pos = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i ++) {
-		if (len - pos < 4) {
-			return -1;
-		}
-		f[i].len = fa_soc_get32(p + pos);
-		pos += 4;
-		if (f[i].len > len - pos) {
-			return -1;
-		}
-		f[i].p = p + pos;
-		pos += f[i].len;
-	}
-	return pos == len ? 0 : -1;
-}
-
-static void reply_start(uint32_t op, uint32_t seq)
-{
-	memset(rsp_buf, 0, FA_SOC_RSP_HDR);
-	fa_soc_put32(rsp_buf + FA_SOC_RSP_MAGIC_OFF, FA_SOC_RSP_MAGIC);
-	rsp_buf[FA_SOC_RSP_OP_OFF] = (uint8_t)op;
-	rsp_buf[FA_SOC_RSP_OP_OFF + 1] = (uint8_t)(op >> 8);
-	fa_soc_put32(rsp_buf + FA_SOC_RSP_SEQ_OFF, seq);
-	rsp_len = FA_SOC_RSP_HDR;
-}
-
-static void reply_status(unsigned st)
-{
-	rsp_buf[FA_SOC_RSP_STATUS_OFF] = (uint8_t)st;
-	rsp_buf[FA_SOC_RSP_STATUS_OFF + 1] = (uint8_t)(st >> 8);
-}
-
-static void reply_field(const void *p, uint32_t len)
-{
-	fa_soc_put32(rsp_buf + rsp_len, len);
-	memcpy(rsp_buf + rsp_len + 4, p, len);
-	rsp_len += 4 + len;
-}
-
 /* Library result: return code, cycles, aux cycles; status from rc. */
 static void reply_result(int rc, uint64_t cycles, uint64_t aux)
 {
-	fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
-	put64(rsp_buf + FA_SOC_RSP_CYCLES_OFF, cycles);
-	put64(rsp_buf + FA_SOC_RSP_AUX_OFF, aux);
-	reply_status(rc == 0 ? FA_SOC_ST_OK : FA_SOC_ST_LIB_ERROR);
+	fw_rsp_put32(FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
+	fw_rsp_put64(FA_SOC_RSP_CYCLES_OFF, cycles);
+	fw_rsp_put64(FA_SOC_RSP_AUX_OFF, aux);
+	fw_rsp_status(rc == 0 ? FA_SOC_ST_OK : FA_SOC_ST_LIB_ERROR);
 	if (rc != 0) {
-		rsp_len = FA_SOC_RSP_HDR;
+		fw_rsp_len = FA_SOC_RSP_HDR;
 	}
 }
 
-static void reply_send(void)
+/* Private / public key of exactly degree logn; else the status. */
+static unsigned sk_status(const fw_field *f, unsigned logn)
 {
-	while (mmio_rd(FA_SOC_MBOX_BASE + FA_SOC_MBOX_RSP_STATUS) & 1u) {
-	}
-	memcpy((void *)(uintptr_t)(FA_SOC_MBOX_BUF_BASE + 0x8000u), rsp_buf,
-		(rsp_len + 3u) & ~3u);
-	mmio_wr(FA_SOC_MBOX_BASE + FA_SOC_MBOX_RSP_LEN, rsp_len);
-	mmio_wr(FA_SOC_MBOX_BASE + FA_SOC_MBOX_RSP_SEND, 1);
+	return fw_key_status(f, (uint8_t)(0x50 + logn), FALCON_PRIVKEY_SIZE(logn));
 }
 
-/* Private key of exactly degree logn: header 0x50 + logn and its size. */
-static unsigned sk_status(const ref_field *f, unsigned logn)
+static unsigned pk_status(const fw_field *f, unsigned logn)
 {
-	if (f->len == 0) {
-		return FA_SOC_ST_BAD_LENGTH;
-	}
-	if (f->p[0] != (uint8_t)(0x50 + logn)) {
-		return FA_SOC_ST_BAD_DEGREE;
-	}
-	return f->len == FALCON_PRIVKEY_SIZE(logn) ? FA_SOC_ST_OK
-		: FA_SOC_ST_BAD_LENGTH;
+	return fw_key_status(f, (uint8_t)logn, FALCON_PUBKEY_SIZE(logn));
 }
 
-/* Public key of exactly degree logn: header logn and its size. */
-static unsigned pk_status(const ref_field *f, unsigned logn)
-{
-	if (f->len == 0) {
-		return FA_SOC_ST_BAD_LENGTH;
-	}
-	if (f->p[0] != (uint8_t)logn) {
-		return FA_SOC_ST_BAD_DEGREE;
-	}
-	return f->len == FALCON_PUBKEY_SIZE(logn) ? FA_SOC_ST_OK
-		: FA_SOC_ST_BAD_LENGTH;
-}
-
-static void op_keygen(unsigned logn, const ref_field *f)
+static void op_keygen(unsigned logn, const fw_field *f)
 {
 	shake256_context rng;
 	uint64_t t0, t1;
@@ -167,13 +85,13 @@ static void op_keygen(unsigned logn, const ref_field *f)
 	t1 = fw_cycles();
 	reply_result(rc, t1 - t0, 0);
 	if (rc == 0) {
-		reply_field(sk_buf, FALCON_PRIVKEY_SIZE(logn));
-		reply_field(pk_buf, FALCON_PUBKEY_SIZE(logn));
+		fw_rsp_field(sk_buf, FALCON_PRIVKEY_SIZE(logn));
+		fw_rsp_field(pk_buf, FALCON_PUBKEY_SIZE(logn));
 	}
 }
 
 /* f: sk, nonce, seed, msg. tree != 0: expand (timed apart), then sign. */
-static void op_sign(unsigned logn, const ref_field *f, int tree)
+static void op_sign(unsigned logn, const fw_field *f, int tree)
 {
 	shake256_context rng, hd;
 	uint64_t t0, t1, t2;
@@ -204,59 +122,29 @@ static void op_sign(unsigned logn, const ref_field *f, int tree)
 	t2 = fw_cycles();
 	reply_result(rc, t2 - t1, t1 - t0);
 	if (rc == 0) {
-		reply_field(sig_buf, (uint32_t)sig_len);
+		fw_rsp_field(sig_buf, (uint32_t)sig_len);
 	}
 }
 
-static void serve(uint32_t len)
+/* One request (header checked, PING answered by fw/fw_link.c). */
+static void serve(const fw_request *rq)
 {
-	uint32_t op, seq;
-	unsigned logn, mode, st, nf;
-	ref_field f[4];
+	uint32_t op = rq->op;
+	unsigned logn = rq->logn, st, nf;
+	fw_field f[4];
 	uint64_t t0, t1;
 	int rc;
 
-	if (len < FA_SOC_REQ_HDR) {
-		reply_start(0, 0);
-		reply_status(FA_SOC_ST_BAD_LENGTH);
-		return;
-	}
-	op = (uint32_t)req_buf[4] | ((uint32_t)req_buf[5] << 8);
-	logn = req_buf[6];
-	mode = req_buf[7];
-	seq = fa_soc_get32(req_buf + 8);
-	cur_op = op;
-	cur_seq = seq;
-	reply_start(op, seq);
-	if (fa_soc_get32(req_buf) != FA_SOC_REQ_MAGIC) {
-		reply_status(FA_SOC_ST_BAD_MAGIC);
-		return;
-	}
-	if (op == FA_SOC_OP_PING) {
-		uint8_t info[12];
-
-		if (len != FA_SOC_REQ_HDR) {
-			reply_status(FA_SOC_ST_BAD_LENGTH);
-			return;
-		}
-		fa_soc_put32(info, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ID));
-		fa_soc_put32(info + 4, mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_CONFIG));
-		/* no accelerator driver in this image: the word says "reference" */
-		fa_soc_put32(info + 8, 0x52454631u);
-		reply_status(FA_SOC_ST_OK);
-		reply_field(info, sizeof info);
-		return;
-	}
 	if (op < FA_SOC_OP_KEYGEN || op > FA_SOC_OP_PUBKEY) {
-		reply_status(FA_SOC_ST_BAD_OP);
+		fw_rsp_status(FA_SOC_ST_BAD_OP);
 		return;
 	}
 	if (logn < 1 || logn > REF_LOGN_MAX) {
-		reply_status(FA_SOC_ST_BAD_DEGREE);
+		fw_rsp_status(FA_SOC_ST_BAD_DEGREE);
 		return;
 	}
-	if (mode != FA_SOC_MODE_FW) {
-		reply_status(FA_SOC_ST_BAD_MODE);
+	if (rq->mode != FA_SOC_MODE_FW) {
+		fw_rsp_status(FA_SOC_ST_BAD_MODE);
 		return;
 	}
 	switch (op) {
@@ -271,14 +159,14 @@ static void serve(uint32_t len)
 		nf = 4;
 		break;
 	}
-	if (get_fields(req_buf + FA_SOC_REQ_HDR, len - FA_SOC_REQ_HDR, f, nf) != 0) {
-		reply_status(FA_SOC_ST_BAD_LENGTH);
+	if (fw_fields(rq->body, rq->body_len, f, nf) != 0) {
+		fw_rsp_status(FA_SOC_ST_BAD_LENGTH);
 		return;
 	}
 	switch (op) {
 	case FA_SOC_OP_KEYGEN:
 		if (f[0].len == 0 || f[0].len > REF_SEED_MAX) {
-			reply_status(FA_SOC_ST_BAD_LENGTH);
+			fw_rsp_status(FA_SOC_ST_BAD_LENGTH);
 			return;
 		}
 		op_keygen(logn, f);
@@ -286,24 +174,24 @@ static void serve(uint32_t len)
 	case FA_SOC_OP_SIGN_DYN:
 	case FA_SOC_OP_SIGN_TREE:
 		if (f[1].len != REF_NONCE || f[2].len == 0 || f[2].len > REF_SEED_MAX) {
-			reply_status(FA_SOC_ST_BAD_LENGTH);
+			fw_rsp_status(FA_SOC_ST_BAD_LENGTH);
 			return;
 		}
 		st = sk_status(&f[0], logn);
 		if (st != FA_SOC_ST_OK) {
-			reply_status(st);
+			fw_rsp_status(st);
 			return;
 		}
 		op_sign(logn, f, op == FA_SOC_OP_SIGN_TREE);
 		return;
 	case FA_SOC_OP_VERIFY:
 		if (f[1].len == 0 || f[1].len > FALCON_SIG_COMPRESSED_MAXSIZE(logn)) {
-			reply_status(FA_SOC_ST_BAD_LENGTH);
+			fw_rsp_status(FA_SOC_ST_BAD_LENGTH);
 			return;
 		}
 		st = pk_status(&f[0], logn);
 		if (st != FA_SOC_ST_OK) {
-			reply_status(st);
+			fw_rsp_status(st);
 			return;
 		}
 		t0 = fw_cycles();
@@ -312,12 +200,12 @@ static void serve(uint32_t len)
 		t1 = fw_cycles();
 		/* an invalid signature is an answer (lib_rc), not an error */
 		reply_result(0, t1 - t0, 0);
-		fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
+		fw_rsp_put32(FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
 		return;
 	default: /* FA_SOC_OP_PUBKEY */
 		st = sk_status(&f[0], logn);
 		if (st != FA_SOC_ST_OK) {
-			reply_status(st);
+			fw_rsp_status(st);
 			return;
 		}
 		t0 = fw_cycles();
@@ -326,57 +214,29 @@ static void serve(uint32_t len)
 		t1 = fw_cycles();
 		reply_result(rc, t1 - t0, 0);
 		if (rc == 0) {
-			reply_field(pk_buf, FALCON_PUBKEY_SIZE(logn));
+			fw_rsp_field(pk_buf, FALCON_PUBKEY_SIZE(logn));
 		}
 		return;
 	}
 }
 
-static void __attribute__((noreturn)) serve_forever(void)
+/* No accelerator driver in this image: PING's third word says "REF1". */
+static uint32_t ref_id(void)
 {
-	for (;;) {
-		uint32_t len;
-
-		while ((mmio_rd(FA_SOC_MBOX_BASE + FA_SOC_MBOX_REQ_STATUS) & 1u) == 0) {
-		}
-		len = mmio_rd(FA_SOC_MBOX_BASE + FA_SOC_MBOX_REQ_LEN);
-		cur_op = 0;
-		cur_seq = 0;
-		if (len > FA_SOC_MAX_MSG) {
-			mmio_wr(FA_SOC_MBOX_BASE + FA_SOC_MBOX_REQ_ACK, 1);
-			reply_start(0, 0);
-			reply_status(FA_SOC_ST_BAD_LENGTH);
-		} else {
-			memcpy(req_buf, (const void *)(uintptr_t)FA_SOC_MBOX_BUF_BASE,
-				(len + 3u) & ~3u);
-			mmio_wr(FA_SOC_MBOX_BASE + FA_SOC_MBOX_REQ_ACK, 1);
-			serve(len);
-		}
-		reply_send();
-	}
+	return 0x52454631u;
 }
 
-/* fw/crt0.S enters here on any exception, with a fresh stack. */
-void __attribute__((noreturn)) fw_trap(uint32_t mcause, uint32_t mepc,
-	uint32_t mtval)
-{
-	fw_puts("ref_fw: trap mcause=");
-	fw_puthex(mcause);
-	fw_puts(" mepc=");
-	fw_puthex(mepc);
-	fw_puts(" mtval=");
-	fw_puthex(mtval);
-	fw_puts("\n");
-	reply_start(cur_op, cur_seq);
-	reply_status(FA_SOC_ST_TRAP);
-	fa_soc_put32(rsp_buf + FA_SOC_RSP_LIBRC_OFF, mepc);
-	put64(rsp_buf + FA_SOC_RSP_AUX_OFF, mcause);
-	reply_send();
-	serve_forever();
-}
+static const fw_link_config link = {
+	.name = "ref_fw",
+	.req_buf = req_buf,
+	.req_max = sizeof req_buf,
+	.rsp_buf = rsp_buf,
+	.serve = serve,
+	.ping_word = ref_id,
+};
 
 void fw_main(void)
 {
 	fw_puts("ref_fw: Falcon-impl-20211101 (FALCON_FPEMU) on the falcon-accel SoC\n");
-	serve_forever();
+	fw_link_run(&link);
 }
