@@ -216,10 +216,16 @@ typedef struct fa_sampler_ctx {
 	   a past the final *ctr is unspecified). */ \
 	X(mlkem_rej_uniform, (int16_t *a, unsigned *ctr, const uint8_t *buf), \
 		(a, ctr, buf)) \
-	/* c[i] = Compress_d(a[i] mod q), i < 256, any int16 a[i], \
-	   d in 1..11 (FIPS 203, 4.2.1). */ \
-	X(mlkem_compress, (uint16_t *c, const int16_t *a, unsigned d), \
-		(c, a, d))
+	/* out = ByteEncode_d(c), 32 d bytes, c[i] = a[i] mod q in [0, q-1] \
+	   (d = 12) or Compress_d(a[i] mod q) (d in 1..11), any int16 a[i] \
+	   (FIPS 203, 4.2.1 and Algorithm 5). */ \
+	X(mlkem_encode, (uint8_t *out, const int16_t *a, unsigned d), \
+		(out, a, d)) \
+	/* a = ByteDecode_d(in) (d = 12: values in [0, 4095], not reduced) \
+	   or Decompress_d(ByteDecode_d(in)) (d in 1..11: in [0, q-1]); \
+	   reads exactly 32 d bytes. */ \
+	X(mlkem_decode, (int16_t *a, const uint8_t *in, unsigned d), \
+		(a, in, d))
 
 struct fa_kernels {
 	const char *name;

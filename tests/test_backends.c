@@ -277,12 +277,14 @@ typedef struct {
 
 enum {
 	KEM_NTT, KEM_INVNTT, KEM_BASEMUL1, KEM_BASEMUL4, KEM_KECCAK_X4,
-	KEM_REJ, KEM_COMPRESS10, KEM_COMPRESS1, KEM_COUNT
+	KEM_REJ, KEM_ENCODE10, KEM_ENCODE1, KEM_ENCODE12, KEM_DECODE10,
+	KEM_DECODE11, KEM_DECODE12, KEM_COUNT
 };
 static const char *const kem_names[KEM_COUNT] = {
 	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc(k=1)",
 	"mlkem_basemul_acc(k=4)", "keccak_x4", "mlkem_rej_uniform",
-	"mlkem_compress(d=10)", "mlkem_compress(d=1)"
+	"mlkem_encode(d=10)", "mlkem_encode(d=1)", "mlkem_encode(d=12)",
+	"mlkem_decode(d=10)", "mlkem_decode(d=11)", "mlkem_decode(d=12)"
 };
 
 /* mlkem_rej_uniform leaves a past *ctr unspecified: cleared after each
@@ -308,10 +310,17 @@ static int kem_call(int id, int mode, const struct fa_kernels *be,
 	case KEM_BASEMUL1: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 1);
 	case KEM_BASEMUL4: return CALL(mlkem_basemul_acc, s->r, s->a, s->b, 4);
 	case KEM_REJ:      return kem_rej(mode, be, s);
-	case KEM_COMPRESS10:
-		return CALL(mlkem_compress, (uint16_t *)s->r, s->b, 10);
-	case KEM_COMPRESS1:
-		return CALL(mlkem_compress, (uint16_t *)s->r, s->b, 1);
+	/* encode: b (|b| < q) to bytes in r; decode: the bytes of b
+	   (random) to r */
+	case KEM_ENCODE10: return CALL(mlkem_encode, (uint8_t *)s->r, s->b, 10);
+	case KEM_ENCODE1:  return CALL(mlkem_encode, (uint8_t *)s->r, s->b, 1);
+	case KEM_ENCODE12: return CALL(mlkem_encode, (uint8_t *)s->r, s->b, 12);
+	case KEM_DECODE10:
+		return CALL(mlkem_decode, s->r, (const uint8_t *)s->b, 10);
+	case KEM_DECODE11:
+		return CALL(mlkem_decode, s->r, (const uint8_t *)s->b, 11);
+	case KEM_DECODE12:
+		return CALL(mlkem_decode, s->r, (const uint8_t *)s->b, 12);
 	default:           return CALL(keccak_x4, s->st);
 	}
 }

@@ -120,26 +120,63 @@ test_kernels(const struct fa_kernels *be)
 		CHECK(bad == 0, "%s keccak_x4 differs (%u)", be->name, bad);
 	}
 
-	/* Compress_d: every int16 input, every d */
+	/* encode (Compress_d + ByteEncode_d, d = 12: mod q + ByteEncode_12):
+	   every int16 input, in order and shuffled within each block, every
+	   d; decode (ByteDecode_d + Decompress_d): zero, all-ones and random
+	   byte strings, every d; round trip at d = 12 */
 	{
-		static int16_t in[N];
-		uint16_t c1[N], c2[N];
-		unsigned d, bad = 0;
+		static int16_t in[N], a1[N], a2[N];
+		uint8_t e1[32 * 12], e2[32 * 12];
+		unsigned d, bad = 0, badd = 0, badr = 0, r;
 		int32_t x;
 
-		for (d = 1; d <= 11; d ++) {
+		for (d = 1; d <= 12; d ++) {
 			for (x = -32768; x < 32768; x += N) {
 				unsigned i;
 
 				for (i = 0; i < N; i ++) {
 					in[i] = (int16_t)(x + (int32_t)i);
 				}
-				fa_mlkem_compress_portable(c1, in, d);
-				fa_k_mlkem_compress(be, c2, in, d);
-				bad += memcmp(c1, c2, sizeof c1) != 0;
+				if (x & N) {
+					for (i = N - 1; i > 0; i --) {
+						unsigned j = (unsigned)(tu_rand64(&rs) % (i + 1));
+						int16_t t = in[i];
+
+						in[i] = in[j];
+						in[j] = t;
+					}
+				}
+				fa_mlkem_encode_portable(e1, in, d);
+				memset(e2, 0xA5, sizeof e2);
+				fa_k_mlkem_encode(be, e2, in, d);
+				bad += memcmp(e1, e2, 32 * d) != 0;
+				bad += d < 12 && e2[32 * d] != 0xA5;   /* wrote past */
+			}
+			for (r = 0; r < 40; r ++) {
+				unsigned i;
+
+				for (i = 0; i < 32 * d; i ++) {
+					e1[i] = r == 0 ? 0 : r == 1 ? 0xFF
+						: (uint8_t)tu_rand64(&rs);
+				}
+				fa_mlkem_decode_portable(a1, e1, d);
+				fa_k_mlkem_decode(be, a2, e1, d);
+				badd += memcmp(a1, a2, sizeof a1) != 0;
+				if (d == 12) {
+					/* values < q survive the round trip */
+					for (i = 0; i < N; i ++) {
+						a1[i] = (int16_t)(a1[i] % MLKEM_Q);
+					}
+					fa_k_mlkem_encode(be, e2, a1, 12);
+					fa_k_mlkem_decode(be, a2, e2, 12);
+					badr += memcmp(a1, a2, sizeof a1) != 0;
+				}
 			}
 		}
-		CHECK(bad == 0, "%s compress differs (%u blocks)", be->name, bad);
+		CHECK(bad == 0, "%s encode differs (%u blocks)", be->name, bad);
+		CHECK(badd == 0, "%s decode differs (%u strings)", be->name, badd);
+		CHECK(badr == 0, "%s encode/decode 12 round trip (%u)", be->name,
+			badr);
 	}
 
 	/* the four-sponge runner = the one-sponge functions: job lists of

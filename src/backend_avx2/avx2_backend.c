@@ -38,5 +38,6 @@ const struct fa_kernels fa_backend_avx2 = {
 	AVX2(mq_intt), AVX2(mq_poly_mul_ntt), AVX2(samplerz),
 	AVX2(samplerz_pair), AVX2(prng_refill), AVX2(mlkem_ntt),
 	AVX2(mlkem_invntt), AVX2(mlkem_basemul_acc), AVX2(keccak_x4),
-	AVX2(mlkem_rej_uniform), AVX2(mlkem_compress),
+	AVX2(mlkem_rej_uniform), AVX2(mlkem_encode),
+	AVX2(mlkem_decode),
 };

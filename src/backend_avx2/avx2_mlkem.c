@@ -7,7 +7,8 @@
  * reductions below are the portable formulas on vectors, and every
  * result is the centred representative, so outputs are bit-identical
  * (tests/test_backends.c and tests/test_mlkem_backends.c check it). They
- * are the avx2 backend's ML-KEM slots (avx2_backend.c) and never decline.
+ * are the avx2 backend's ML-KEM slots (avx2_backend.c) and never decline,
+ * except mlkem_decode for d = 11 (see there).
  *
  * Vector arithmetic (q = 3329, R = 2^16, lanes int16):
  *   mont(a*z) = hi16(a*z) - hi16(lo16(a * lo16(z q^-1)) * q)
@@ -459,11 +460,30 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
 
 /* ------------------------------------------------------------------ */
 /*
- * Compress_d (slot mlkem_compress): x = a mod q in [0, q-1] (Barrett,
- * then + q if negative), widened to 32 bits; t = 2^d x + (q-1)/2 < 2^23;
- * floor(t / q) = floor(t * 20642679 / 2^36) (the constant and its error
- * bound: fa_mlkem_compress, mlkem_poly.c), computed with MUL_EPU32 on the
- * even and the odd 32-bit lanes; mod 2^d; packed back to 16 bits.
+ * Byte encodings (slots mlkem_encode, mlkem_decode), 16 coefficients
+ * (2d bytes) per step.
+ *
+ * Compress_d: x = a mod q in [0, q-1] (Barrett, then + q if negative),
+ * widened to 32 bits; t = 2^d x + (q-1)/2 < 2^23; floor(t / q) =
+ * floor(t * 20642679 / 2^36) (the constant and its error bound:
+ * fa_mlkem_compress, mlkem_poly.c), computed with MUL_EPU32 on the even
+ * and the odd 32-bit lanes; mod 2^d.
+ *
+ * ByteEncode_d of 16 values < 2^d (16-bit lanes): pairs merged into
+ * 32-bit lanes (c0 + 2^d c1, one PMADDWD), pairs of those into 64-bit
+ * lanes (4d bits), pairs of those into each 128-bit lane (8d bits, the
+ * lane's d output bytes at its bottom); the two lanes are stored d bytes
+ * apart in a local buffer, the next step overwriting the spare bytes.
+ *
+ * ByteDecode_d: coefficient i of a 128-bit lane (8 per lane, d bytes)
+ * starts at bit d i: its two bytes at d i / 8 go to 16-bit lane i (one
+ * PSHUFB), a multiplication by 2^(16 - d - (d i mod 8)) moves its d bits
+ * to the top of the lane. d = 12 ends with a shift by 4; d < 12 keeps
+ * y 2^(15 - d) (shift by 1, mask) and Decompress_d(y) = floor((q y +
+ * 2^(d-1)) / 2^d) is PMULHRSW(y 2^(15-d), q) = floor((y 2^(15-d) q +
+ * 2^14) / 2^15), the same integer. A coefficient's bits span at most two
+ * bytes when (d i mod 8) + d <= 16, true for d in {1, 4, 5, 10, 12};
+ * d = 11 (ML-KEM-1024's du) is declined to the portable kernel.
  */
 static inline __m256i
 compress32(__m256i v, __m128i sh, __m256i mask)
@@ -479,28 +499,110 @@ compress32(__m256i v, __m128i sh, __m256i mask)
 		_mm256_slli_epi64(odd, 32)), mask);
 }
 
+/* 16 values c < 2^d -> the d bytes of each 128-bit lane at its bottom */
+static inline __m256i
+pack_lanes(__m256i c, unsigned d)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i w, lo, hi, ov;
+
+	w = _mm256_madd_epi16(c, _mm256_set1_epi32((int)(1u | (1u << (16 + d)))));
+	w = _mm256_or_si256(_mm256_blend_epi32(w, zero, 0xAA),
+		_mm256_sll_epi64(_mm256_srli_epi64(w, 32),
+		_mm_cvtsi32_si128((int)(2 * d))));
+	lo = _mm256_blend_epi32(w, zero, 0xCC);
+	hi = _mm256_bsrli_epi128(_mm256_sll_epi64(w,
+		_mm_cvtsi32_si128((int)(4 * d))), 8);
+	ov = _mm256_blend_epi32(zero, _mm256_srl_epi64(w,
+		_mm_cvtsi32_si128((int)(64 - 4 * d))), 0xCC);
+	return _mm256_or_si256(_mm256_or_si256(lo, hi), ov);
+}
+
 int
-fa_mlkem_compress_avx2(uint16_t *c, const int16_t *a, unsigned d)
+fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d)
 {
 	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
 	const __m256i mask = _mm256_set1_epi32((1 << d) - 1);
 	const __m128i sh = _mm_cvtsi32_si128((int)d);
+	uint8_t buf[32 * 12 + 16];
 	unsigned i;
 
 	for (i = 0; i < MLKEM_N; i += 16) {
 		__m256i x = barrett(_mm256_loadu_si256(
 			(const __m256i *)(const void *)(a + i)));
-		__m256i lo, hi;
+		__m256i p;
 
 		x = _mm256_add_epi16(x,
 			_mm256_and_si256(_mm256_srai_epi16(x, 15), q));
-		lo = compress32(_mm256_cvtepu16_epi32(
-			_mm256_castsi256_si128(x)), sh, mask);
-		hi = compress32(_mm256_cvtepu16_epi32(
-			_mm256_extracti128_si256(x, 1)), sh, mask);
-		_mm256_storeu_si256((__m256i *)(void *)(c + i),
-			_mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi),
-			0xD8));
+		if (d < 12) {
+			__m256i lo = compress32(_mm256_cvtepu16_epi32(
+				_mm256_castsi256_si128(x)), sh, mask);
+			__m256i hi = compress32(_mm256_cvtepu16_epi32(
+				_mm256_extracti128_si256(x, 1)), sh, mask);
+
+			x = _mm256_permute4x64_epi64(
+				_mm256_packus_epi32(lo, hi), 0xD8);
+		}
+		p = pack_lanes(x, d);
+		_mm_storeu_si128((__m128i *)(void *)(buf + 2 * d * (i >> 4)),
+			_mm256_castsi256_si128(p));
+		_mm_storeu_si128((__m128i *)(void *)(buf + 2 * d * (i >> 4) + d),
+			_mm256_extracti128_si256(p, 1));
+	}
+	memcpy(out, buf, 32 * d);
+	return FA_KERNEL_DONE;
+}
+
+/* byte pair of coefficient i (0..7) of a lane, twice (both lanes) */
+#define DB(d, i)  (char)((d) * (i) / 8), (char)((d) * (i) / 8 + 1)
+#define DIDX(d) _mm256_setr_epi8(DB(d, 0), DB(d, 1), DB(d, 2), DB(d, 3), \
+	DB(d, 4), DB(d, 5), DB(d, 6), DB(d, 7), DB(d, 0), DB(d, 1), DB(d, 2), \
+	DB(d, 3), DB(d, 4), DB(d, 5), DB(d, 6), DB(d, 7))
+#define DM(d, i)  (short)(1u << (16 - (d) - (((d) * (i)) & 7)))
+#define DMUL(d) _mm256_setr_epi16(DM(d, 0), DM(d, 1), DM(d, 2), DM(d, 3), \
+	DM(d, 4), DM(d, 5), DM(d, 6), DM(d, 7), DM(d, 0), DM(d, 1), DM(d, 2), \
+	DM(d, 3), DM(d, 4), DM(d, 5), DM(d, 6), DM(d, 7))
+
+static inline __attribute__((always_inline)) void
+decode_d(int16_t *a, const uint8_t *in, unsigned d, __m256i idx,
+	__m256i mul)
+{
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	const __m256i top = _mm256_set1_epi16(
+		(short)(((1u << d) - 1) << (15 - d)));
+	uint8_t buf[32 * 12 + 16];
+	unsigned i;
+
+	/* a copy with slack: the last step's loads reach past 32 d bytes */
+	memcpy(buf, in, 32 * d);
+	memset(buf + 32 * d, 0, 16);
+	for (i = 0; i < MLKEM_N; i += 16) {
+		const uint8_t *p = buf + 2 * d * (i >> 4);
+		__m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(
+			_mm_loadu_si128((const __m128i *)(const void *)p)),
+			_mm_loadu_si128((const __m128i *)(const void *)(p + d)), 1);
+
+		v = _mm256_mullo_epi16(_mm256_shuffle_epi8(v, idx), mul);
+		if (d == 12) {
+			v = _mm256_srli_epi16(v, 4);
+		} else {
+			v = _mm256_mulhrs_epi16(_mm256_and_si256(
+				_mm256_srli_epi16(v, 1), top), q);
+		}
+		_mm256_storeu_si256((__m256i *)(void *)(a + i), v);
+	}
+}
+
+int
+fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d)
+{
+	switch (d) {
+	case 1:  decode_d(a, in, 1, DIDX(1), DMUL(1)); break;
+	case 4:  decode_d(a, in, 4, DIDX(4), DMUL(4)); break;
+	case 5:  decode_d(a, in, 5, DIDX(5), DMUL(5)); break;
+	case 10: decode_d(a, in, 10, DIDX(10), DMUL(10)); break;
+	case 12: decode_d(a, in, 12, DIDX(12), DMUL(12)); break;
+	default: return FA_KERNEL_FALLBACK;   /* the portable kernel runs */
 	}
 	return FA_KERNEL_DONE;
 }

@@ -33,7 +33,11 @@ int fa_keccak_x4_avx2(uint64_t *st);
    uses BMI2 (PEXT, POPCNT), which the avx2 backend requires. */
 int fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr,
 	const uint8_t *buf);
-/* Compress_d of 256 coefficients (slot mlkem_compress). */
-int fa_mlkem_compress_avx2(uint16_t *c, const int16_t *a, unsigned d);
+/* ByteEncode_d (with Compress_d for d < 12) of 256 coefficients (slot
+   mlkem_encode). */
+int fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d);
+/* ByteDecode_d (with Decompress_d for d < 12) (slot mlkem_decode);
+   declines d = 11 (and any d outside {1, 4, 5, 10, 12}). */
+int fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d);
 
 #endif

@@ -149,6 +149,7 @@ fa_mlkem_canon(int16_t x)
    basemul_acc: r = sum_{j<k} a[j] o b[j] (base multiplication, NTT form,
             times R^-1), k <= 4; inputs |a| <= 4095 (undecoded 12-bit
             values allowed), |b| < q. a and b are k consecutive polynomials;
+   encode, decode: the byte encodings below;
    keccak_x4: four Keccak-f[1600] permutations, interleaved states,
             lane i of state t at st[4 i + t] (mlkem_xof4.c). */
 
@@ -166,19 +167,15 @@ void fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32],
 /* CBD_eta (Algorithm 8) of the 64 eta bytes buf; eta in {2, 3}. */
 void fa_mlkem_cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta);
 
-/* ByteEncode_12 of a (any |a| < q, canonicalised), 384 bytes. */
-void fa_mlkem_encode12(uint8_t *out, const int16_t *a);
-/* ByteDecode_12: 384 bytes to values in [0, 4095] (not reduced). */
-void fa_mlkem_decode12(int16_t *a, const uint8_t *in);
+/* Byte encodings are the mlkem_encode / mlkem_decode slots (src/kernels.h):
+   encode d = 12: ByteEncode_12(a mod q), 384 bytes; d < 12: Compress_d
+   then ByteEncode_d, 32 d bytes. decode d = 12: ByteDecode_12, values in
+   [0, 4095] (not reduced); d < 12: ByteDecode_d then Decompress_d,
+   values in [0, q-1]. */
+
 /* 1 if every 12-bit value of the 384-byte string is < q (the modulus
    check of an encapsulation key), else 0. */
-int fa_mlkem_check12(const uint8_t *in);
-/* Compress_d then ByteEncode_d, d in {1, 4, 5, 10, 11}: 32*d bytes;
-   a with |a| < q. */
-void fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d,
-	const struct fa_kernels *kt);
-/* ByteDecode_d then Decompress_d: values in [0, q-1]. */
-void fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d);
+int fa_mlkem_check12(const uint8_t *in, const struct fa_kernels *kt);
 /* Compress_d(x) for x in [0, q-1] (exported for the tests). */
 uint32_t fa_mlkem_compress(uint32_t x, unsigned d);
 

@@ -156,12 +156,12 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 			t[j] = fa_mlkem_mont((int32_t)t[j] * fa_mlkem_r2);
 		}
 		poly_add(t, e + i * MLKEM_N);
-		fa_mlkem_encode12(ek + i * POLY_BYTES, t);
+		fa_k_mlkem_encode(kt, ek + i * POLY_BYTES, t, 12);
 	}
 	memcpy(ek + POLY_BYTES * k, rho, 32);
 
 	for (i = 0; i < k; i ++) {
-		fa_mlkem_encode12(dk + i * POLY_BYTES, s + i * MLKEM_N);
+		fa_k_mlkem_encode(kt, dk + i * POLY_BYTES, s + i * MLKEM_N, 12);
 	}
 	memcpy(dk + POLY_BYTES * k, ek, ek_len);
 	fa_sha3_256(dk + POLY_BYTES * k + ek_len, ek, ek_len);
@@ -194,7 +194,8 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
 	fa_mlkem_x4job jb[9];
 
 	for (i = 0; i < k; i ++) {
-		fa_mlkem_decode12(that + i * MLKEM_N, ek + i * POLY_BYTES);
+		fa_k_mlkem_decode(kt, that + i * MLKEM_N, ek + i * POLY_BYTES,
+			12);
 	}
 	/* y (k, eta1), e1 (k, eta2), e2 (eta2): nonces 0..2k */
 	fa_mlkem_x4_run(jb, noise_jobs(jb, y, r, 2 * k + 1, k, p->eta1,
@@ -206,14 +207,14 @@ kpke_encrypt(const fa_mlkem_params *p, uint8_t *ct, const uint8_t *ek,
 		fa_k_mlkem_basemul_acc(kt, u, At + i * k * MLKEM_N, y, k);
 		fa_k_mlkem_invntt(kt, u);
 		poly_add(u, e1 + i * MLKEM_N);
-		fa_mlkem_compress_encode(ct + i * 32 * p->du, u, p->du, kt);
+		fa_k_mlkem_encode(kt, ct + i * 32 * p->du, u, p->du);
 	}
 	fa_k_mlkem_basemul_acc(kt, u, that, y, k);
 	fa_k_mlkem_invntt(kt, u);
 	poly_add(u, e2);
-	fa_mlkem_decode_decompress(e2, m, 1);
+	fa_k_mlkem_decode(kt, e2, m, 1);
 	poly_add(u, e2);   /* |u| < q/2 + 2 + q */
-	fa_mlkem_compress_encode(ct + k * 32 * p->du, u, p->dv, kt);
+	fa_k_mlkem_encode(kt, ct + k * 32 * p->du, u, p->dv);
 }
 
 /*
@@ -232,18 +233,19 @@ kpke_decrypt(const fa_mlkem_params *p, uint8_t m[32], const uint8_t *ct,
 	int16_t *w = u + k * MLKEM_N;
 
 	for (i = 0; i < k; i ++) {
-		fa_mlkem_decode12(shat + i * MLKEM_N, dk_pke + i * POLY_BYTES);
-		fa_mlkem_decode_decompress(u + i * MLKEM_N,
-			ct + i * 32 * p->du, p->du);
+		fa_k_mlkem_decode(kt, shat + i * MLKEM_N, dk_pke + i * POLY_BYTES,
+			12);
+		fa_k_mlkem_decode(kt, u + i * MLKEM_N, ct + i * 32 * p->du,
+			p->du);
 		fa_k_mlkem_ntt(kt, u + i * MLKEM_N);
 	}
 	fa_k_mlkem_basemul_acc(kt, w, shat, u, k);
 	fa_k_mlkem_invntt(kt, w);
-	fa_mlkem_decode_decompress(u, ct + k * 32 * p->du, p->dv);
+	fa_k_mlkem_decode(kt, u, ct + k * 32 * p->du, p->dv);
 	for (i = 0; i < MLKEM_N; i ++) {
 		w[i] = (int16_t)(u[i] - w[i]);   /* |w| < 3q/2 */
 	}
-	fa_mlkem_compress_encode(m, w, 1, kt);
+	fa_k_mlkem_encode(kt, m, w, 1);
 }
 
 /*
@@ -341,8 +343,10 @@ check_tmp(unsigned level, const void *tmp, size_t tmp_len)
 	return tmp_len < FA_KEM_TMPSIZE(level) ? FA_ERR_SIZE : FA_OK;
 }
 
-int
-fa_kem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
+/* fa_kem_check_ek on the kernels kt (the decode slot). */
+static int
+check_ek(unsigned level, const uint8_t *ek, size_t ek_len,
+	const struct fa_kernels *kt)
 {
 	const fa_mlkem_params *p = fa_mlkem_params_get(level);
 	unsigned i;
@@ -355,11 +359,17 @@ fa_kem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
 	}
 	/* modulus check: ByteEncode_12(ByteDecode_12(ek)) = ek */
 	for (i = 0; i < p->k; i ++) {
-		if (!fa_mlkem_check12(ek + i * POLY_BYTES)) {
+		if (!fa_mlkem_check12(ek + i * POLY_BYTES, kt)) {
 			return FA_ERR_COEFF_RANGE;
 		}
 	}
 	return FA_OK;
+}
+
+int
+fa_kem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
+{
+	return check_ek(level, ek, ek_len, fa_kernels_resolve(NULL));
 }
 
 int
@@ -413,12 +423,13 @@ fa_kem_encaps_derand(const fa_backend *be, unsigned level,
 	void *tmp, size_t tmp_len)
 {
 	const fa_mlkem_params *p = fa_mlkem_params_get(level);
+	const struct fa_kernels *kt = fa_kernels_resolve(be);
 	int r;
 
 	if (p == NULL || ct == NULL || ss == NULL || m == NULL) {
 		return FA_ERR_BADARG;
 	}
-	if ((r = fa_kem_check_ek(level, ek, ek_len)) != FA_OK) {
+	if ((r = check_ek(level, ek, ek_len, kt)) != FA_OK) {
 		return r;
 	}
 	if ((r = check_tmp(level, tmp, tmp_len)) != FA_OK) {
@@ -427,7 +438,7 @@ fa_kem_encaps_derand(const fa_backend *be, unsigned level,
 	if (ct_len < FA_KEM_CT_SIZE(level)) {
 		return FA_ERR_SIZE;
 	}
-	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp, fa_kernels_resolve(be));
+	fa_mlkem_encaps_inner(p, ct, ss, ek, m, tmp, kt);
 	return FA_OK;
 }
 

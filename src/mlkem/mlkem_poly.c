@@ -66,42 +66,16 @@ fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32], uint8_t nonce,
 	memset(buf, 0, sizeof buf);
 }
 
-/* ByteEncode_12: two values per three bytes, little-endian bit order. */
-void
-fa_mlkem_encode12(uint8_t *out, const int16_t *a)
-{
-	unsigned i;
-
-	for (i = 0; i < MLKEM_N / 2; i ++) {
-		unsigned x = fa_mlkem_canon(fa_mlkem_barrett(a[2 * i]));
-		unsigned y = fa_mlkem_canon(fa_mlkem_barrett(a[2 * i + 1]));
-
-		out[3 * i] = (uint8_t)x;
-		out[3 * i + 1] = (uint8_t)((x >> 8) | (y << 4));
-		out[3 * i + 2] = (uint8_t)(y >> 4);
-	}
-}
-
-void
-fa_mlkem_decode12(int16_t *a, const uint8_t *in)
-{
-	unsigned i;
-
-	for (i = 0; i < MLKEM_N / 2; i ++) {
-		a[2 * i] = (int16_t)(in[3 * i] | ((in[3 * i + 1] & 0x0F) << 8));
-		a[2 * i + 1] = (int16_t)((in[3 * i + 1] >> 4)
-			| (in[3 * i + 2] << 4));
-	}
-}
-
+/* 1 if every 12-bit value of the 384-byte string is < q (mlkem_decode
+   slot, d = 12), else 0. */
 int
-fa_mlkem_check12(const uint8_t *in)
+fa_mlkem_check12(const uint8_t *in, const struct fa_kernels *kt)
 {
 	int16_t a[MLKEM_N];
 	uint32_t bad = 0;
 	unsigned i;
 
-	fa_mlkem_decode12(a, in);
+	fa_k_mlkem_decode(kt, a, in, 12);
 	for (i = 0; i < MLKEM_N; i ++) {
 		/* bit 31 set iff q - 1 - a < 0, i.e. a >= q */
 		bad |= (uint32_t)(MLKEM_Q - 1 - a[i]);
@@ -124,31 +98,24 @@ fa_mlkem_compress(uint32_t x, unsigned d)
 	return (uint32_t)((t * 20642679u) >> 36) & (((uint32_t)1 << d) - 1);
 }
 
-/* The mlkem_compress slot, portable. */
+/*
+ * The mlkem_encode slot, portable: c[i] = a[i] mod q in [0, q-1]
+ * (Barrett, then + q if negative), Compress_d for d < 12, then
+ * ByteEncode_d: values packed d bits each, least significant bit first.
+ */
 void
-fa_mlkem_compress_portable(uint16_t *c, const int16_t *a, unsigned d)
+fa_mlkem_encode_portable(uint8_t *out, const int16_t *a, unsigned d)
 {
-	unsigned i;
-
-	for (i = 0; i < MLKEM_N; i ++) {
-		c[i] = (uint16_t)fa_mlkem_compress(
-			fa_mlkem_canon(fa_mlkem_barrett(a[i])), d);
-	}
-}
-
-/* Compress_d (mlkem_compress slot) then ByteEncode_d: values packed d
-   bits each, least significant bit first. */
-void
-fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d,
-	const struct fa_kernels *kt)
-{
-	uint16_t c[MLKEM_N];
 	uint32_t acc = 0;
 	unsigned bits = 0, i, o = 0;
 
-	fa_k_mlkem_compress(kt, c, a, d);
 	for (i = 0; i < MLKEM_N; i ++) {
-		acc |= (uint32_t)c[i] << bits;
+		uint32_t c = fa_mlkem_canon(fa_mlkem_barrett(a[i]));
+
+		if (d < 12) {
+			c = fa_mlkem_compress(c, d);
+		}
+		acc |= c << bits;
 		bits += d;
 		while (bits >= 8) {
 			out[o ++] = (uint8_t)acc;
@@ -158,10 +125,12 @@ fa_mlkem_compress_encode(uint8_t *out, const int16_t *a, unsigned d,
 	}
 }
 
-/* ByteDecode_d then Decompress_d(y) = round(q y / 2^d)
-   = floor((q y + 2^(d-1)) / 2^d). */
+/*
+ * The mlkem_decode slot, portable: ByteDecode_d, then for d < 12
+ * Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d).
+ */
 void
-fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d)
+fa_mlkem_decode_portable(int16_t *a, const uint8_t *in, unsigned d)
 {
 	uint32_t acc = 0, mask = ((uint32_t)1 << d) - 1;
 	unsigned bits = 0, i, o = 0;
@@ -176,7 +145,8 @@ fa_mlkem_decode_decompress(int16_t *a, const uint8_t *in, unsigned d)
 		y = acc & mask;
 		acc >>= d;
 		bits -= d;
-		a[i] = (int16_t)((y * MLKEM_Q + ((uint32_t)1 << (d - 1))) >> d);
+		a[i] = (int16_t)(d == 12 ? y
+			: (y * MLKEM_Q + ((uint32_t)1 << (d - 1))) >> d);
 	}
 }
 
