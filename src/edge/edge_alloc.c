@@ -19,6 +19,36 @@ alloc_tmp(size_t len)
 	return malloc(len);
 }
 
+/* What a scratch buffer is for (its size depends on the call). */
+enum scratch_use { FOR_MAKEPUB, FOR_EXPAND, FOR_SIGN_DYN, FOR_VERIFY };
+
+/*
+ * Scratch for a call on the key key[0 .. key_len), sized for the key's
+ * degree (read from its header byte): FA_OK with *tmp, *tmp_len set;
+ * else the decoder's error for a bad header, or FA_ERR_INTERNAL when
+ * memory is short.
+ */
+static int
+scratch_for_key(uint8_t **tmp, size_t *tmp_len, const void *key,
+	size_t key_len, enum scratch_use use)
+{
+	int logn = fa_get_logn(key, key_len);
+	unsigned u;
+
+	if (logn < 0) {
+		return logn;
+	}
+	u = (unsigned)logn;
+	switch (use) {
+	case FOR_MAKEPUB:  *tmp_len = FA_TMPSIZE_MAKEPUB(u); break;
+	case FOR_EXPAND:   *tmp_len = FA_TMPSIZE_EXPAND(u); break;
+	case FOR_SIGN_DYN: *tmp_len = FA_TMPSIZE_SIGN_DYN(u); break;
+	default:           *tmp_len = FA_TMPSIZE_VERIFY(u); break;
+	}
+	*tmp = alloc_tmp(*tmp_len);
+	return *tmp == NULL ? FA_ERR_INTERNAL : FA_OK;
+}
+
 int
 fa_keygen_alloc(const fa_backend *be, unsigned logn,
 	const void *seed, size_t seed_len,
@@ -50,18 +80,12 @@ fa_keygen_alloc(const fa_backend *be, unsigned logn,
 int
 fa_make_public_alloc(void *pk, size_t pk_len, const void *sk, size_t sk_len)
 {
-	int logn = fa_get_logn(sk, sk_len);
 	uint8_t *tmp;
 	size_t tmp_len;
-	int err;
+	int err = scratch_for_key(&tmp, &tmp_len, sk, sk_len, FOR_MAKEPUB);
 
-	if (logn < 0) {
-		return logn;
-	}
-	tmp_len = FA_TMPSIZE_MAKEPUB((unsigned)logn);
-	tmp = alloc_tmp(tmp_len);
-	if (tmp == NULL) {
-		return FA_ERR_INTERNAL;
+	if (err != FA_OK) {
+		return err;
 	}
 	err = fa_make_public(pk, pk_len, sk, sk_len, tmp, tmp_len);
 	fa_free_secret(tmp, tmp_len);
@@ -72,7 +96,6 @@ int
 fa_expand_privkey_alloc(const fa_backend *be, void **expanded_key,
 	size_t *expanded_key_len, const void *sk, size_t sk_len)
 {
-	int logn;
 	uint8_t *tmp, *ek;
 	size_t tmp_len, ek_len;
 	int err;
@@ -82,17 +105,15 @@ fa_expand_privkey_alloc(const fa_backend *be, void **expanded_key,
 	}
 	*expanded_key = NULL;
 	*expanded_key_len = 0;
-	logn = fa_get_logn(sk, sk_len);
-	if (logn < 0) {
-		return logn;
+	err = scratch_for_key(&tmp, &tmp_len, sk, sk_len, FOR_EXPAND);
+	if (err != FA_OK) {
+		return err;
 	}
-	tmp_len = FA_TMPSIZE_EXPAND((unsigned)logn);
-	ek_len = FA_EXPANDED_KEY_SIZE((unsigned)logn);
-	tmp = alloc_tmp(tmp_len);
+	/* the header was just read: logn is valid */
+	ek_len = FA_EXPANDED_KEY_SIZE((unsigned)fa_get_logn(sk, sk_len));
 	ek = malloc(ek_len);
-	if (tmp == NULL || ek == NULL) {
+	if (ek == NULL) {
 		free(tmp);
-		free(ek);
 		return FA_ERR_INTERNAL;
 	}
 	err = fa_expand_privkey(be, ek, ek_len, sk, sk_len, tmp, tmp_len);
@@ -112,18 +133,12 @@ fa_sign_alloc(const fa_backend *be, const void *seed, size_t seed_len,
 	const void *sk, size_t sk_len, const void *msg, size_t msg_len)
 {
 	fa_shake256_ctx rng;
-	int logn = fa_get_logn(sk, sk_len);
 	uint8_t *tmp;
 	size_t tmp_len;
-	int err;
+	int err = scratch_for_key(&tmp, &tmp_len, sk, sk_len, FOR_SIGN_DYN);
 
-	if (logn < 0) {
-		return logn;
-	}
-	tmp_len = FA_TMPSIZE_SIGN_DYN((unsigned)logn);
-	tmp = alloc_tmp(tmp_len);
-	if (tmp == NULL) {
-		return FA_ERR_INTERNAL;
+	if (err != FA_OK) {
+		return err;
 	}
 	fa_edge_seed_rng(&rng, &err, seed, seed_len);
 	if (err == FA_OK) {
@@ -166,18 +181,12 @@ fa_verify_alloc(const fa_backend *be, const void *sig, size_t sig_len,
 	int sig_format, const void *pk, size_t pk_len,
 	const void *msg, size_t msg_len)
 {
-	int logn = fa_get_logn(pk, pk_len);
 	uint8_t *tmp;
 	size_t tmp_len;
-	int err;
+	int err = scratch_for_key(&tmp, &tmp_len, pk, pk_len, FOR_VERIFY);
 
-	if (logn < 0) {
-		return logn;
-	}
-	tmp_len = FA_TMPSIZE_VERIFY((unsigned)logn);
-	tmp = alloc_tmp(tmp_len);
-	if (tmp == NULL) {
-		return FA_ERR_INTERNAL;
+	if (err != FA_OK) {
+		return err;
 	}
 	err = fa_verify(be, sig, sig_len, sig_format, pk, pk_len,
 		msg, msg_len, tmp, tmp_len);
