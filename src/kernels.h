@@ -225,7 +225,11 @@ typedef struct fa_sampler_ctx {
 	   or Decompress_d(ByteDecode_d(in)) (d in 1..11: in [0, q-1]); \
 	   reads exactly 32 d bytes. */ \
 	X(mlkem_decode, (int16_t *a, const uint8_t *in, unsigned d), \
-		(a, in, d))
+		(a, in, d)) \
+	/* a = SamplePolyCBD_eta(buf) (FIPS 203, Algorithm 8), buf 64 eta \
+	   bytes, eta in {2, 3}; values in [-eta, eta]. */ \
+	X(mlkem_cbd, (int16_t *a, const uint8_t *buf, unsigned eta), \
+		(a, buf, eta))
 
 struct fa_kernels {
 	const char *name;

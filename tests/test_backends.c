@@ -278,13 +278,14 @@ typedef struct {
 enum {
 	KEM_NTT, KEM_INVNTT, KEM_BASEMUL1, KEM_BASEMUL4, KEM_KECCAK_X4,
 	KEM_REJ, KEM_ENCODE10, KEM_ENCODE1, KEM_ENCODE12, KEM_DECODE10,
-	KEM_DECODE11, KEM_DECODE12, KEM_COUNT
+	KEM_DECODE11, KEM_DECODE12, KEM_CBD2, KEM_CBD3, KEM_COUNT
 };
 static const char *const kem_names[KEM_COUNT] = {
 	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc(k=1)",
 	"mlkem_basemul_acc(k=4)", "keccak_x4", "mlkem_rej_uniform",
 	"mlkem_encode(d=10)", "mlkem_encode(d=1)", "mlkem_encode(d=12)",
-	"mlkem_decode(d=10)", "mlkem_decode(d=11)", "mlkem_decode(d=12)"
+	"mlkem_decode(d=10)", "mlkem_decode(d=11)", "mlkem_decode(d=12)",
+	"mlkem_cbd(eta=2)", "mlkem_cbd(eta=3)"
 };
 
 /* mlkem_rej_uniform leaves a past *ctr unspecified: cleared after each
@@ -321,6 +322,8 @@ static int kem_call(int id, int mode, const struct fa_kernels *be,
 		return CALL(mlkem_decode, s->r, (const uint8_t *)s->b, 11);
 	case KEM_DECODE12:
 		return CALL(mlkem_decode, s->r, (const uint8_t *)s->b, 12);
+	case KEM_CBD2: return CALL(mlkem_cbd, s->r, (const uint8_t *)s->b, 2);
+	case KEM_CBD3: return CALL(mlkem_cbd, s->r, (const uint8_t *)s->b, 3);
 	default:           return CALL(keccak_x4, s->st);
 	}
 }

@@ -179,6 +179,27 @@ test_kernels(const struct fa_kernels *be)
 			badr);
 	}
 
+	/* CBD_eta: zero, all-ones, alternating and random byte strings */
+	{
+		static uint8_t in[192];
+		int16_t c1[N], c2[N];
+		unsigned eta, r, i, bad = 0;
+
+		for (eta = 2; eta <= 3; eta ++) {
+			for (r = 0; r < 60; r ++) {
+				for (i = 0; i < sizeof in; i ++) {
+					in[i] = r == 0 ? 0 : r == 1 ? 0xFF
+						: r == 2 ? 0x0F : r == 3 ? 0xF0
+						: r == 4 ? 0x55 : (uint8_t)tu_rand64(&rs);
+				}
+				fa_mlkem_cbd_portable(c1, in, eta);
+				fa_k_mlkem_cbd(be, c2, in, eta);
+				bad += memcmp(c1, c2, sizeof c1) != 0;
+			}
+		}
+		CHECK(bad == 0, "%s cbd differs (%u strings)", be->name, bad);
+	}
+
 	/* the four-sponge runner = the one-sponge functions: job lists of
 	   every kind mixed, 1 to 30 jobs (idle sponges at the end, jobs
 	   finishing at different permutations), hash messages of 0 to 1600

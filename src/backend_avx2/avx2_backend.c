@@ -1,5 +1,6 @@
 /*
- * avx2_backend.c -- the "avx2" kernel table (x86-64 with AVX2 and BMI2).
+ * avx2_backend.c -- the "avx2" kernel table (x86-64 with AVX2, BMI2 and
+ * POPCNT).
  *
  * This file is compiled without -mavx2: it only holds the table and the
  * run-time CPU check, so that merely linking the backend is safe on any
@@ -16,7 +17,8 @@ static int avx2_available(void)
 	/* __builtin_cpu_supports needs the CPU model data initialised;
 	   the call is idempotent and cheap. */
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")
+		&& __builtin_cpu_supports("popcnt");
 #else
 	return 0;
 #endif
@@ -39,5 +41,5 @@ const struct fa_kernels fa_backend_avx2 = {
 	AVX2(samplerz_pair), AVX2(prng_refill), AVX2(mlkem_ntt),
 	AVX2(mlkem_invntt), AVX2(mlkem_basemul_acc), AVX2(keccak_x4),
 	AVX2(mlkem_rej_uniform), AVX2(mlkem_encode),
-	AVX2(mlkem_decode),
+	AVX2(mlkem_decode), AVX2(mlkem_cbd),
 };

@@ -8,7 +8,7 @@
  * result is the centred representative, so outputs are bit-identical
  * (tests/test_backends.c and tests/test_mlkem_backends.c check it). They
  * are the avx2 backend's ML-KEM slots (avx2_backend.c) and never decline,
- * except mlkem_decode for d = 11 (see there).
+ * except mlkem_decode for d = 11 and mlkem_cbd for eta = 3 (see there).
  *
  * Vector arithmetic (q = 3329, R = 2^16, lanes int16):
  *   mont(a*z) = hi16(a*z) - hi16(lo16(a * lo16(z q^-1)) * q)
@@ -410,15 +410,6 @@ fa_keccak_x4_avx2(uint64_t *st)
  * popcount kept). Candidates come out in stream order, as the portable
  * kernel appends them.
  */
-/* Bits set in an 8-bit value (no POPCNT instruction assumed). */
-static inline unsigned
-popcount8(uint32_t x)
-{
-	x = x - ((x >> 1) & 0x55);
-	x = (x & 0x33) + ((x >> 2) & 0x33);
-	return (x + (x >> 4)) & 0x0F;
-}
-
 int
 fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
 {
@@ -450,9 +441,9 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
 			_mm_load_si128((const __m128i *)(const void *)
 			fa_mlkem_avx2_compact[m1]));
 		_mm_storeu_si128((__m128i *)(void *)(a + c), lo);
-		c += popcount8(m0);
+		c += (unsigned)_mm_popcnt_u32(m0);
 		_mm_storeu_si128((__m128i *)(void *)(a + c), hi);
-		c += popcount8(m1);
+		c += (unsigned)_mm_popcnt_u32(m1);
 	}
 	*ctr = c;
 	return FA_KERNEL_DONE;
@@ -603,6 +594,47 @@ fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d)
 	case 10: decode_d(a, in, 10, DIDX(10), DMUL(10)); break;
 	case 12: decode_d(a, in, 12, DIDX(12), DMUL(12)); break;
 	default: return FA_KERNEL_FALLBACK;   /* the portable kernel runs */
+	}
+	return FA_KERNEL_DONE;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * SamplePolyCBD_2 (slot mlkem_cbd): byte j of buf holds coefficient 2j
+ * (bits 0..3) and 2j + 1 (bits 4..7), each the number of ones among its
+ * two low bits minus that among its two high bits. Per 16 bytes: the
+ * pair counts d = (b & 0x55) + ((b >> 1) & 0x55), then per nibble
+ * (d & 3) - ((d >> 2) & 3) as signed bytes, the low and high nibbles'
+ * values interleaved (coefficient order) and widened to 16 bits. Every
+ * shift is masked so that no bit crosses into the neighbouring byte.
+ * eta = 3 (ML-KEM-512's eta1 only) is declined to the portable kernel.
+ */
+int
+fa_mlkem_cbd_avx2(int16_t *a, const uint8_t *buf, unsigned eta)
+{
+	const __m128i m55 = _mm_set1_epi8(0x55);
+	const __m128i m03 = _mm_set1_epi8(0x03);
+	const __m128i m0f = _mm_set1_epi8(0x0F);
+	unsigned i;
+
+	if (eta != 2) {
+		return FA_KERNEL_FALLBACK;
+	}
+	for (i = 0; i < 128; i += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
+		__m128i d = _mm_add_epi8(_mm_and_si128(b, m55),
+			_mm_and_si128(_mm_srli_epi16(b, 1), m55));
+		__m128i lo = _mm_and_si128(d, m0f);
+		__m128i hi = _mm_and_si128(_mm_srli_epi16(d, 4), m0f);
+
+		lo = _mm_sub_epi8(_mm_and_si128(lo, m03),
+			_mm_and_si128(_mm_srli_epi16(lo, 2), m03));
+		hi = _mm_sub_epi8(_mm_and_si128(hi, m03),
+			_mm_and_si128(_mm_srli_epi16(hi, 2), m03));
+		_mm256_storeu_si256((__m256i *)(void *)(a + 2 * i),
+			_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+		_mm256_storeu_si256((__m256i *)(void *)(a + 2 * i + 16),
+			_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(lo, hi)));
 	}
 	return FA_KERNEL_DONE;
 }

@@ -30,7 +30,7 @@ int fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a,
    state t at st[4 i + t] (interleaved). */
 int fa_keccak_x4_avx2(uint64_t *st);
 /* SampleNTT's parse of one SHAKE128 block (slot mlkem_rej_uniform);
-   uses BMI2 (PEXT, POPCNT), which the avx2 backend requires. */
+   uses PEXT (BMI2) and POPCNT, which the avx2 backend requires. */
 int fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr,
 	const uint8_t *buf);
 /* ByteEncode_d (with Compress_d for d < 12) of 256 coefficients (slot
@@ -39,5 +39,7 @@ int fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d);
 /* ByteDecode_d (with Decompress_d for d < 12) (slot mlkem_decode);
    declines d = 11 (and any d outside {1, 4, 5, 10, 12}). */
 int fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d);
+/* SamplePolyCBD_2 of 128 bytes (slot mlkem_cbd); declines eta = 3. */
+int fa_mlkem_cbd_avx2(int16_t *a, const uint8_t *buf, unsigned eta);
 
 #endif

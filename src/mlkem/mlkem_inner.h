@@ -149,7 +149,7 @@ fa_mlkem_canon(int16_t x)
    basemul_acc: r = sum_{j<k} a[j] o b[j] (base multiplication, NTT form,
             times R^-1), k <= 4; inputs |a| <= 4095 (undecoded 12-bit
             values allowed), |b| < q. a and b are k consecutive polynomials;
-   encode, decode: the byte encodings below;
+   encode, decode: the byte encodings below; cbd: Algorithm 8;
    keccak_x4: four Keccak-f[1600] permutations, interleaved states,
             lane i of state t at st[4 i + t] (mlkem_xof4.c). */
 
@@ -164,9 +164,6 @@ void fa_mlkem_sample_ntt(int16_t *a, const uint8_t rho[32], uint8_t j,
    values in [-eta, eta]. */
 void fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32],
 	uint8_t nonce, unsigned eta);
-/* CBD_eta (Algorithm 8) of the 64 eta bytes buf; eta in {2, 3}. */
-void fa_mlkem_cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta);
-
 /* Byte encodings are the mlkem_encode / mlkem_decode slots (src/kernels.h):
    encode d = 12: ByteEncode_12(a mod q), 384 bytes; d < 12: Compress_d
    then ByteEncode_d, 32 d bytes. decode d = 12: ByteDecode_12, values in

@@ -62,7 +62,7 @@ fa_mlkem_sample_cbd(int16_t *a, const uint8_t sigma[32], uint8_t nonce,
 	uint8_t buf[64 * 3];
 
 	fa_shake256_2(buf, 64 * eta, sigma, 32, &nonce, 1);
-	fa_mlkem_cbd_from_bytes(a, buf, eta);
+	fa_mlkem_cbd_portable(a, buf, eta);
 	memset(buf, 0, sizeof buf);
 }
 
@@ -176,9 +176,10 @@ fa_mlkem_rej_uniform_portable(int16_t *a, unsigned *ctr, const uint8_t *buf)
 	*ctr = c;
 }
 
-/* CBD_eta from 64 eta PRF bytes (Algorithm 8; see fa_mlkem_sample_cbd). */
+/* The mlkem_cbd slot, portable: CBD_eta from 64 eta PRF bytes
+   (Algorithm 8; see fa_mlkem_sample_cbd). */
 void
-fa_mlkem_cbd_from_bytes(int16_t *a, const uint8_t *buf, unsigned eta)
+fa_mlkem_cbd_portable(int16_t *a, const uint8_t *buf, unsigned eta)
 {
 	unsigned i, l;
 

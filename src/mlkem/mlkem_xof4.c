@@ -145,10 +145,18 @@ absorb_block(uint64_t *st, unsigned t, const fa_mlkem_x4job *jb, size_t b,
 static void
 lane_bytes(uint8_t *out, const uint64_t *st, unsigned t, unsigned nbytes)
 {
+	const uint64_t *w = st + t;
 	unsigned i;
 
-	for (i = 0; i + 8 <= nbytes; i += 8) {
-		st64(out + i, st[4 * (i >> 3) + t]);
+	for (i = 0; i + 8 <= nbytes; i += 8, w += 4) {
+		uint64_t x = *w;
+
+#if defined(__GNUC__)
+		/* a plain word copy: keeps the compiler from vectorising
+		   this strided loop into slow gathers */
+		__asm__ ("" : "+r" (x));
+#endif
+		st64(out + i, x);
 	}
 	for (; i < nbytes; i ++) {
 		out[i] = (uint8_t)(st[4 * (i >> 3) + t] >> ((i & 7) << 3));
@@ -235,7 +243,7 @@ lane_step(uint64_t *st, unsigned t, lane_state *ls, lane_buf *lb,
 		if (ls->cnt < 64 * jb->eta) {
 			return 0;   /* eta = 3: squeeze a second block */
 		}
-		fa_mlkem_cbd_from_bytes(jb->poly, lb->bytes, jb->eta);
+		fa_k_mlkem_cbd(kt, jb->poly, lb->bytes, jb->eta);
 		memset(lb->bytes, 0, sizeof lb->bytes);
 		return 1;
 	}
