@@ -375,22 +375,24 @@ int fa_expand_privkey(const fa_backend *be, void *expanded_key,
 }
 
 /* ------------------------------------------------------------------ */
-/* Message hashing: SHAKE256(nonce || msg) -> n values mod q. tmp: for the
-   constant-time variant (2n bytes). */
+/* Message hashing: SHAKE256(nonce || msg) -> n values mod q, the
+   permutations on k's keccak_f1600 slot. tmp: for the constant-time
+   variant (2n bytes). */
 
 static void hash_message(uint16_t *hm, const uint8_t *nonce,
-	const void *msg, size_t msg_len, unsigned logn, int ct, uint8_t *tmp)
+	const void *msg, size_t msg_len, unsigned logn, int ct, uint8_t *tmp,
+	const struct fa_kernels *k)
 {
 	fa_shake256_ctx sc;
 
 	fa_shake256_init(&sc);
-	fa_shake256_inject(&sc, nonce, FA_NONCE_SIZE);
-	fa_shake256_inject(&sc, msg, msg_len);
+	fa_shake256_inject_k(k, &sc, nonce, FA_NONCE_SIZE);
+	fa_shake256_inject_k(k, &sc, msg, msg_len);
 	fa_shake256_flip(&sc);
 	if (ct) {
-		fa_hash_to_point_ct(&sc, hm, logn, tmp);
+		fa_hash_to_point_ct_k(k, &sc, hm, logn, tmp);
 	} else {
-		fa_hash_to_point_vartime(&sc, hm, logn);
+		fa_hash_to_point_vartime_k(k, &sc, hm, logn);
 	}
 }
 
@@ -485,7 +487,8 @@ static int sign_core(const signer *sg, const uint8_t nonce[40],
 
 	unsigned left = FA_SIGN_MAX_ATTEMPTS, used;
 
-	hash_message(hm, nonce, msg, msg_len, logn, format == FA_SIG_CT, rest);
+	hash_message(hm, nonce, msg, msg_len, logn, format == FA_SIG_CT, rest,
+		sg->k);
 	/* Every attempt (a short-norm rejection in the inner loop or an
 	   encoding that does not fit here) counts against one budget. */
 	while (left > 0) {
@@ -753,7 +756,8 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
 	if (r != FA_OK) {
 		return r;
 	}
-	hash_message(hm, (const uint8_t *)sig + 1, msg, msg_len, logn, ct, rest);
+	hash_message(hm, (const uint8_t *)sig + 1, msg, msg_len, logn, ct, rest,
+		k);
 	return fa_verify_raw(hm, s2, pp->h_ntt, logn, rest, k)
 		? FA_OK : FA_ERR_BADSIG;
 }

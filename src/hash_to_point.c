@@ -19,6 +19,13 @@
 void
 fa_hash_to_point_vartime(fa_shake256_ctx *sc, uint16_t *x, unsigned logn)
 {
+	fa_hash_to_point_vartime_k(&fa_backend_portable, sc, x, logn);
+}
+
+void
+fa_hash_to_point_vartime_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	uint16_t *x, unsigned logn)
+{
 	size_t n = MKN(logn);
 	size_t done = 0;
 	uint8_t buf[128];
@@ -34,7 +41,7 @@ fa_hash_to_point_vartime(fa_shake256_ctx *sc, uint16_t *x, unsigned logn)
 		if (ns > sizeof buf / 2) {
 			ns = sizeof buf / 2;
 		}
-		fa_shake256_extract(sc, buf, 2 * ns);
+		fa_shake256_extract_k(k, sc, buf, 2 * ns);
 		for (u = 0; u < ns; u ++) {
 			uint32_t w = ((uint32_t)buf[2 * u] << 8) | buf[2 * u + 1];
 
@@ -176,6 +183,13 @@ void
 fa_hash_to_point_ct(fa_shake256_ctx *sc, uint16_t *x, unsigned logn,
 	uint8_t *tmp)
 {
+	fa_hash_to_point_ct_k(&fa_backend_portable, sc, x, logn, tmp);
+}
+
+void
+fa_hash_to_point_ct_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	uint16_t *x, unsigned logn, uint8_t *tmp)
+{
 	size_t n = MKN(logn);
 	size_t over = htp_oversample[logn];
 	size_t m = n + over;
@@ -193,7 +207,7 @@ fa_hash_to_point_ct(fa_shake256_ctx *sc, uint16_t *x, unsigned logn,
 		if (ns > sizeof buf / 2) {
 			ns = sizeof buf / 2;
 		}
-		fa_shake256_extract(sc, buf, 2 * ns);
+		fa_shake256_extract_k(k, sc, buf, 2 * ns);
 		for (u = 0; u < ns; u ++) {
 			*sample_at(x, tail, n, i + u) = reduce_sample_ct(
 				((uint32_t)buf[2 * u] << 8) | buf[2 * u + 1]);

@@ -48,6 +48,12 @@ extern const uint64_t fa_keygen_gauss[27];
    the form for the target, and the 32-bit form (tested on every host). */
 void fa_keccak_f1600(uint64_t *st);
 void fa_keccak_f1600_w32(uint64_t *st);
+/* fa_shake256_inject / _extract with every permutation through backend
+   k's keccak_f1600 slot (the same bytes for every backend). */
+void fa_shake256_inject_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	const void *data, size_t len);
+void fa_shake256_extract_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	void *out, size_t len);
 /* The next 8 bytes of a flipped SHAKE256 context as a little-endian
    64-bit value (the same bytes as fa_shake256_extract(sc, b, 8)). */
 uint64_t fa_shake256_extract_u64(fa_shake256_ctx *sc);
@@ -89,6 +95,12 @@ void fa_hash_to_point_vartime(fa_shake256_ctx *sc, uint16_t *x,
 	unsigned logn);
 void fa_hash_to_point_ct(fa_shake256_ctx *sc, uint16_t *x, unsigned logn,
 	uint8_t *tmp);
+/* The same with the SHAKE256 permutations through backend k's
+   keccak_f1600 slot (the functions above use portable). */
+void fa_hash_to_point_vartime_k(const struct fa_kernels *k,
+	fa_shake256_ctx *sc, uint16_t *x, unsigned logn);
+void fa_hash_to_point_ct_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	uint16_t *x, unsigned logn, uint8_t *tmp);
 /* Squared-norm acceptance bound of a signature, per logn (floor(beta^2)). */
 extern const uint32_t fa_l2bound[11];
 /* 1 if ||(s1, s2)||^2 <= bound, s1 and s2 as int16. */

@@ -196,6 +196,11 @@ typedef struct fa_sampler_ctx {
 		fpr isigma), (ctx, z, mu0, mu1, isigma)) \
 	/* Refill the ChaCha20 buffer (p->buf, p->state counter, p->ptr = 0). */ \
 	X(prng_refill, (fa_prng *p), (p)) \
+	/* Keccak-f[1600] in place on one state, lane (x, y) at st[x + 5y] \
+	   (FIPS 202; portable: fa_keccak_f1600). The permutation under the \
+	   SHAKE256 of hash-to-point and of the signing PRNG seed \
+	   (shake256.c's *_k functions); any sponge (rate, padding) can use it. */ \
+	X(keccak_f1600, (uint64_t *st), (st)) \
 	/* ML-KEM, q = 3329, int16 coefficients, every output the centred \
 	   representative in [-(q-1)/2, (q-1)/2] (src/mlkem/mlkem_inner.h): \
 	   7-layer NTT in place (in |a| < q); inverse NTT times 2^16 in place \

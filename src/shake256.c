@@ -70,8 +70,27 @@ fa_shake256_init(fa_shake256_ctx *sc)
 	sc->flipped = 0;
 }
 
+/* The keccak_f1600 slot's portable kernel: the permutation itself. */
+void
+fa_keccak_f1600_portable(uint64_t *st)
+{
+	fa_keccak_f1600(st);
+}
+
+/*
+ * inject / extract with every permutation through backend k's
+ * keccak_f1600 slot (the public functions use the portable one). The
+ * context stays the library's: a backend only permutes sc->st in place.
+ */
 void
 fa_shake256_inject(fa_shake256_ctx *sc, const void *data, size_t len)
+{
+	fa_shake256_inject_k(&fa_backend_portable, sc, data, len);
+}
+
+void
+fa_shake256_inject_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	const void *data, size_t len)
 {
 	const uint8_t *in = data;
 	size_t dptr = (size_t)sc->dptr;   /* in [0, 135] */
@@ -96,7 +115,7 @@ fa_shake256_inject(fa_shake256_ctx *sc, const void *data, size_t len)
 		len -= clen;
 		dptr += clen;
 		if (dptr == SHAKE256_RATE) {
-			fa_keccak_f1600(sc->st);
+			fa_k_keccak_f1600(k, sc->st);
 			dptr = 0;
 		}
 	}
@@ -120,6 +139,13 @@ fa_shake256_flip(fa_shake256_ctx *sc)
 void
 fa_shake256_extract(fa_shake256_ctx *sc, void *out, size_t len)
 {
+	fa_shake256_extract_k(&fa_backend_portable, sc, out, len);
+}
+
+void
+fa_shake256_extract_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
+	void *out, size_t len)
+{
 	uint8_t *buf = out;
 	size_t dptr = (size_t)sc->dptr;   /* in [0, 136] */
 
@@ -127,7 +153,7 @@ fa_shake256_extract(fa_shake256_ctx *sc, void *out, size_t len)
 		size_t clen, u;
 
 		if (dptr == SHAKE256_RATE) {
-			fa_keccak_f1600(sc->st);
+			fa_k_keccak_f1600(k, sc->st);
 			dptr = 0;
 		}
 		clen = SHAKE256_RATE - dptr;

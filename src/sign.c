@@ -421,7 +421,8 @@ static void sampler_init(fa_sampler_ctx *sc, fa_shake256_ctx *rng,
 {
 	sc->k = k;
 	sc->sigma_min = fpr_from_bits(fa_sigma_min[logn]);
-	fa_prng_seed(&sc->p, rng);
+	/* fa_prng_seed, with the SHAKE256 permutation on k's slot */
+	fa_shake256_extract_k(k, rng, sc->p.state, sizeof sc->p.state);
 	fa_k_prng_refill(k, &sc->p);
 }
 

@@ -507,12 +507,90 @@ static void test_sampler(const struct fa_kernels *be)
 		sr.declines);
 }
 
+/* ------------------------------------------------------------------ */
+/* keccak_f1600: one 25-lane state (zero, single bits spread over the 1600,
+   random, all ones), then SHAKE256 through the slot (multi-block absorb,
+   squeeze across permutations) against the portable sponge. */
+
+typedef struct {
+	uint64_t st[25];
+} kec_state;
+
+static const char *const kec_names[1] = { "keccak_f1600" };
+
+static int kec_call(int id, int mode, const struct fa_kernels *be,
+	kec_state *s, unsigned logn)
+{
+	(void)id;
+	(void)logn;
+	return CALL(keccak_f1600, s->st);
+}
+
+static void check_kec(const struct fa_kernels *be, int kind,
+	const kec_state *s0, unsigned long *declines)
+{
+	int id = 0;
+	unsigned logn = 0;
+
+	CHECK_SLOT(kec_state, kec_call, kec_names);
+}
+
+static void test_keccak_slot(const struct fa_kernels *be)
+{
+	static kec_state s0;
+	static uint8_t msg[700], out1[600], out2[600];
+	unsigned long declines = 0;
+	unsigned rep, u;
+	int kind;
+
+	for (kind = 0; kind < IN_KINDS; kind ++) {
+		unsigned reps = kind == IN_ZERO ? 1 : kind == IN_ONE ? 40 : 6;
+
+		for (rep = 0; rep < reps; rep ++) {
+			memset(&s0, 0, sizeof s0);
+			if (kind == IN_ONE) {
+				u = (40 * rep + (unsigned)(tu_rand64(&seed) % 40)) % 1600;
+				s0.st[u / 64] = (uint64_t)1 << (u % 64);
+			} else if (kind == IN_RANDOM) {
+				for (u = 0; u < 25; u ++) {
+					s0.st[u] = rep == 0 ? ~(uint64_t)0 : tu_rand64(&seed);
+				}
+			}
+			check_kec(be, kind, &s0, &declines);
+		}
+	}
+	for (u = 0; u < sizeof msg; u ++) {
+		msg[u] = (uint8_t)tu_rand64(&seed);
+	}
+	for (rep = 0; rep < 3; rep ++) {
+		static const size_t mlen[3] = { 0, 136, 700 };
+		fa_shake256_ctx a, b;
+
+		fa_shake256_init(&a);
+		fa_shake256_inject(&a, msg, mlen[rep]);
+		fa_shake256_flip(&a);
+		fa_shake256_extract(&a, out1, sizeof out1);
+		fa_shake256_init(&b);
+		fa_shake256_inject_k(be, &b, msg, mlen[rep]);
+		fa_shake256_flip(&b);
+		fa_shake256_extract_k(be, &b, out2, 100);
+		fa_shake256_extract_k(be, &b, out2 + 100, sizeof out2 - 100);
+		CHECK(memcmp(out1, out2, sizeof out1) == 0
+			&& memcmp(&a, &b, sizeof a) == 0,
+			"%s SHAKE256 through keccak_f1600, message %zu bytes",
+			be->name, mlen[rep]);
+	}
+	printf("backend %s: %lu keccak_f1600 calls declined\n", be->name,
+		declines);
+}
+
 static void test_backend(const struct fa_kernels *be)
 {
 	printf("backend %s\n", be->name);
 	test_vector_slots(be);
 	test_sampler(be);
 	test_mlkem_slots(be);
+	test_keccak_slot(be);
 }
 
 int main(void)

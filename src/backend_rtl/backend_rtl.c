@@ -2,7 +2,8 @@
  * backend_rtl.c -- the "rtl" kernel table: FFT, iFFT, NTT, iNTT, the
  * pointwise NTT product and the FFT-domain vector ops (add, sub, neg, adj,
  * mul, muladj, mulselfadj, mulconst) and SamplerZ (samplerz,
- * samplerz_pair: the SamplerZ unit, hw/sampler) run on the falcon-accel RTL
+ * samplerz_pair: the SamplerZ unit, hw/sampler) and keccak_f1600 (the
+ * Keccak unit, hw/keccak) run on the falcon-accel RTL
  * through the register-level driver; the other slots are NULL (the seam's
  * dispatcher runs the portable kernels, src/inner.h).
  *
@@ -40,7 +41,7 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
 	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
-	"sz_load"
+	"sz_load", "keccak_f1600"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -235,6 +236,38 @@ static int rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 }
 
 /*
+ * Keccak-f[1600] on the device's Keccak unit (hw/keccak), when the device
+ * has one (CONFIG.KECCAK; the Verilated model is built with it): the
+ * state goes in, is permuted, comes back (fa_rtl_drv_keccak_f1600). No
+ * device, no unit or a device error: FA_KERNEL_FALLBACK, st untouched.
+ */
+static int g_keccak = -1;          /* CONFIG.KECCAK, read once; g_lock */
+
+static int rtl_keccak_f1600(uint64_t *st)
+{
+	fa_rtl_transport *t;
+	uint64_t a[25];
+	int r = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = transport();
+	if (t != NULL && g_keccak < 0) {
+		g_keccak = fa_rtl_drv_keccak_present(t);
+	}
+	if (t != NULL && g_keccak == 1) {
+		memcpy(a, st, sizeof a);
+		if (fa_rtl_drv_keccak_f1600(t, a, &g_stats[FA_RTL_K_KECCAK]) == 0) {
+			memcpy(st, a, sizeof a);
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+/*
  * SamplerZ on the device. The unit holds a copy of the sampler PRNG; the
  * backend remembers which fa_prng state (key, counter, ptr) the device
  * holds (g_sz). A call whose ctx is in another state first loads it
@@ -399,4 +432,5 @@ const struct fa_kernels fa_backend_rtl = {
 	.mq_poly_mul_ntt = rtl_ntt_mul,
 	.samplerz = rtl_samplerz,
 	.samplerz_pair = rtl_samplerz_pair,
+	.keccak_f1600 = rtl_keccak_f1600,
 };

@@ -41,7 +41,8 @@ enum {
 	FA_RTL_K_FFT, FA_RTL_K_IFFT, FA_RTL_K_NTT, FA_RTL_K_INTT,
 	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
-	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD, FA_RTL_K_COUNT
+	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
+	FA_RTL_K_KECCAK, FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -77,6 +78,22 @@ int fa_rtl_drv_sz_load(fa_rtl_transport *t, const uint8_t key[48],
 int fa_rtl_drv_samplerz(fa_rtl_transport *t, uint64_t mu, uint64_t isigma,
 	uint64_t sigma_min, int *z, uint64_t *ctr, unsigned *ptr,
 	fa_rtl_kstat *st);
+/* Keccak unit (hw/keccak; present when CONFIG.KECCAK = 1, which _present
+   says). The state (50 words, word w = sponge bytes 4w..4w+3 little-endian,
+   lane i = words 2i, 2i+1) stays in the device between calls:
+   clear: state = 0; absorb: XOR w[0..n) into words 0..n-1 (n <= 50, a
+   block of any rate); permute: state = Keccak-f[1600](state); squeeze:
+   words 0..n-1 into w. keccak_f1600: a[0..25) = Keccak-f[1600](a) on the
+   device (clear, absorb 50, permute, squeeze 50); a is written only on
+   success. Return 0, -1 on a bus error, or the refused START's STATUS.ERR
+   code. */
+#define FA_RTL_KECCAK_WORDS 50u
+int fa_rtl_drv_keccak_present(fa_rtl_transport *t);
+int fa_rtl_drv_keccak_clear(fa_rtl_transport *t);
+int fa_rtl_drv_keccak_absorb(fa_rtl_transport *t, const uint32_t *w, size_t n);
+int fa_rtl_drv_keccak_permute(fa_rtl_transport *t, fa_rtl_kstat *st);
+int fa_rtl_drv_keccak_squeeze(fa_rtl_transport *t, uint32_t *w, size_t n);
+int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a, fa_rtl_kstat *st);
 /* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
    accepted and completed). */
 int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,

@@ -4,6 +4,9 @@
  *   LOGN <- logn; load A (and B) through the burst path or the windows;
  *   OP <- op; CTRL <- START; poll STATUS until DONE (or an error code);
  *   read A back. CYCLES gives the compute cycles of the operation.
+ * The Keccak unit (end of file) keeps its state between calls: clear,
+ * absorb (XOR words in), permute, squeeze (read words), and the whole
+ * permutation of a 25-lane state on top of them.
  */
 #include <string.h>
 
@@ -28,6 +31,7 @@ static uint32_t win_base(unsigned win)
 	case FA_RTL_TARGET_FFT_A: return FA_RTL_WIN_FFT_A;
 	case FA_RTL_TARGET_FFT_B: return FA_RTL_WIN_FFT_B;
 	case FA_RTL_TARGET_NTT_A: return FA_RTL_WIN_NTT_A;
+	case FA_RTL_TARGET_KECCAK: return FA_RTL_WIN_KECCAK;
 	default:                  return FA_RTL_WIN_NTT_B;
 	}
 }
@@ -308,6 +312,86 @@ int fa_rtl_drv_samplerz(fa_rtl_transport *t, uint64_t mu, uint64_t isigma,
 	*z = (int)(int32_t)v;
 	*ptr = p;
 	*ctr = (uint64_t)lo | ((uint64_t)hi << 32);
+	account(st, 0, cyc, t0, now(t));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keccak unit (CONFIG.KECCAK; hw/keccak). The state stays in the device
+   between calls; word w of it is sponge bytes 4w..4w+3, little-endian. */
+
+int fa_rtl_drv_keccak_present(fa_rtl_transport *t)
+{
+	uint32_t cfg = 0;
+
+	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
+		return 0;
+	}
+	return (cfg & FA_RTL_CONFIG_KECCAK_MASK) != 0;
+}
+
+int fa_rtl_drv_keccak_clear(fa_rtl_transport *t)
+{
+	return fa_rtl_drv_start(t, FA_RTL_OP_KECCAK_CLEAR, 0, NULL);
+}
+
+int fa_rtl_drv_keccak_absorb(fa_rtl_transport *t, const uint32_t *w, size_t n)
+{
+	if (n > FA_RTL_KECCAK_WORDS) {
+		return -1;
+	}
+	return put_words(t, FA_RTL_TARGET_KECCAK, w, n);
+}
+
+int fa_rtl_drv_keccak_squeeze(fa_rtl_transport *t, uint32_t *w, size_t n)
+{
+	if (n > FA_RTL_KECCAK_WORDS) {
+		return -1;
+	}
+	return get_words(t, FA_RTL_TARGET_KECCAK, w, n);
+}
+
+int fa_rtl_drv_keccak_permute(fa_rtl_transport *t, fa_rtl_kstat *st)
+{
+	uint32_t cyc = 0;
+	uint64_t t0 = now(t);
+	int r = fa_rtl_drv_start(t, FA_RTL_OP_KECCAK_PERMUTE, 0, &cyc);
+
+	if (r == 0) {
+		account(st, 0, cyc, t0, now(t));
+	}
+	return r;
+}
+
+int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a,
+	fa_rtl_kstat *st)
+{
+	uint32_t w[FA_RTL_KECCAK_WORDS], cyc = 0;
+	uint64_t t0 = now(t);
+	size_t i;
+	int r;
+
+	for (i = 0; i < 25; i ++) {
+		w[2 * i] = (uint32_t)a[i];
+		w[2 * i + 1] = (uint32_t)(a[i] >> 32);
+	}
+	r = fa_rtl_drv_keccak_clear(t);
+	if (r != 0) {
+		return r;
+	}
+	if (put_words(t, FA_RTL_TARGET_KECCAK, w, FA_RTL_KECCAK_WORDS) != 0) {
+		return -1;
+	}
+	r = fa_rtl_drv_start(t, FA_RTL_OP_KECCAK_PERMUTE, 0, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	if (get_words(t, FA_RTL_TARGET_KECCAK, w, FA_RTL_KECCAK_WORDS) != 0) {
+		return -1;
+	}
+	for (i = 0; i < 25; i ++) {
+		a[i] = (uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
+	}
 	account(st, 0, cyc, t0, now(t));
 	return 0;
 }
