@@ -454,11 +454,16 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
  * Byte encodings (slots mlkem_encode, mlkem_decode), 16 coefficients
  * (2d bytes) per step.
  *
- * Compress_d: x = a mod q in [0, q-1] (Barrett, then + q if negative),
- * widened to 32 bits; t = 2^d x + (q-1)/2 < 2^23; floor(t / q) =
- * floor(t * 20642679 / 2^36) (the constant and its error bound:
- * fa_mlkem_compress, mlkem_poly.c), computed with MUL_EPU32 on the even
- * and the odd 32-bit lanes; mod 2^d.
+ * Compress_d(x) = floor((2^d x + h) / q) mod 2^d, h = (q-1)/2, for
+ * x = a mod q in [0, q-1] (Barrett, then + q if negative), in 16-bit
+ * lanes: with M = floor(2^(12+d) / q), the estimate e = floor(16 x M /
+ * 2^16) (one unsigned high product) satisfies
+ * floor(2^d x / q) - 1 <= e <= floor(2^d x / q), since
+ * x 2^d / q - x M / 2^12 < x / 2^12 < 1; and the quotient with h added is
+ * at most one more, so the quotient is e + [r >= q] + [r >= 2q] with
+ * r = 2^d x + h - e q in [0, 3q), computed modulo 2^16 (exact, as
+ * 3q < 2^15). tests/test_mlkem_backends.c compares every int16 input
+ * and every d with the portable kernel.
  *
  * ByteEncode_d of 16 values < 2^d (16-bit lanes): pairs merged into
  * 32-bit lanes (c0 + 2^d c1, one PMADDWD), pairs of those into 64-bit
@@ -477,17 +482,21 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
  * d = 11 (ML-KEM-1024's du) is declined to the portable kernel.
  */
 static inline __m256i
-compress32(__m256i v, __m128i sh, __m256i mask)
+compress16(__m256i x, unsigned d)
 {
-	const __m256i m = _mm256_set1_epi32(20642679);
-	__m256i t = _mm256_add_epi32(_mm256_sll_epi32(v, sh),
-		_mm256_set1_epi32((MLKEM_Q - 1) / 2));
-	__m256i even = _mm256_srli_epi64(_mm256_mul_epu32(t, m), 36);
-	__m256i odd = _mm256_srli_epi64(
-		_mm256_mul_epu32(_mm256_srli_epi64(t, 32), m), 36);
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	__m256i e = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4),
+		_mm256_set1_epi16((short)((1u << (12 + d)) / MLKEM_Q)));
+	__m256i r = _mm256_sub_epi16(_mm256_add_epi16(
+		_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d)),
+		_mm256_set1_epi16((MLKEM_Q - 1) / 2)), _mm256_mullo_epi16(e, q));
 
-	return _mm256_and_si256(_mm256_or_si256(even,
-		_mm256_slli_epi64(odd, 32)), mask);
+	/* the compares give -1 where true */
+	e = _mm256_sub_epi16(e, _mm256_cmpgt_epi16(r,
+		_mm256_set1_epi16(MLKEM_Q - 1)));
+	e = _mm256_sub_epi16(e, _mm256_cmpgt_epi16(r,
+		_mm256_set1_epi16(2 * MLKEM_Q - 1)));
+	return _mm256_and_si256(e, _mm256_set1_epi16((short)((1u << d) - 1)));
 }
 
 /* 16 values c < 2^d -> the d bytes of each 128-bit lane at its bottom */
@@ -513,8 +522,6 @@ int
 fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d)
 {
 	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
-	const __m256i mask = _mm256_set1_epi32((1 << d) - 1);
-	const __m128i sh = _mm_cvtsi32_si128((int)d);
 	uint8_t buf[32 * 12 + 16];
 	unsigned i;
 
@@ -526,13 +533,7 @@ fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d)
 		x = _mm256_add_epi16(x,
 			_mm256_and_si256(_mm256_srai_epi16(x, 15), q));
 		if (d < 12) {
-			__m256i lo = compress32(_mm256_cvtepu16_epi32(
-				_mm256_castsi256_si128(x)), sh, mask);
-			__m256i hi = compress32(_mm256_cvtepu16_epi32(
-				_mm256_extracti128_si256(x, 1)), sh, mask);
-
-			x = _mm256_permute4x64_epi64(
-				_mm256_packus_epi32(lo, hi), 0xD8);
+			x = compress16(x, d);
 		}
 		p = pack_lanes(x, d);
 		_mm_storeu_si128((__m128i *)(void *)(buf + 2 * d * (i >> 4)),

@@ -118,6 +118,16 @@ absorb_block(uint64_t *st, unsigned t, const fa_mlkem_x4job *jb, size_t b,
 	if (end > len) {
 		end = len;
 	}
+	if (b != nb - 1 && (end <= jb->l0 || off >= jb->l0)) {
+		/* a full block inside m0 or inside m1: XORed in place */
+		const uint8_t *src = end <= jb->l0 ? jb->m0 + off
+			: jb->m1 + (off - jb->l0);
+
+		for (i = 0; i < FA_SHA3_256_RATE / 8; i ++) {
+			st[4 * i + t] ^= ld64(src + 8 * i);
+		}
+		return;
+	}
 	memset(blk, 0, sizeof blk);
 	/* bytes [off, end) of m0 || m1 */
 	if (off < jb->l0) {
