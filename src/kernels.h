@@ -196,6 +196,19 @@ typedef struct fa_sampler_ctx {
 		fpr isigma), (ctx, z, mu0, mu1, isigma)) \
 	/* Refill the ChaCha20 buffer (p->buf, p->state counter, p->ptr = 0). */ \
 	X(prng_refill, (fa_prng *p), (p)) \
+	/* ffSampling with the expanded key's LDL tree (sign.c, ffsamp_tree): \
+	   (z0, z1) sampled near the target (t0, t1), n fpr each in FFT \
+	   form; tree in the library's layout (TREESIZE(logn) fpr: l10, the \
+	   left then the right subtree, leaves 1/sigma'); tmp: 2n fpr of \
+	   scratch; z0, z1, t0, t1, tree, tmp distinct. The values and the \
+	   sampler state after (ctx->p: buffer, counter, ptr) are exactly \
+	   the portable kernel's, which runs ffsamp_tree with its vector \
+	   steps and leaf pairs on ctx->k's slots (the same results for \
+	   every backend). A declining kernel leaves z0, z1 and ctx as they \
+	   were. */ \
+	X(ffsampling, (fa_sampler_ctx *ctx, fpr *z0, fpr *z1, \
+		const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn, \
+		fpr *tmp), (ctx, z0, z1, tree, t0, t1, logn, tmp)) \
 	/* Keccak-f[1600] in place on one state, lane (x, y) at st[x + 5y] \
 	   (FIPS 202; portable: fa_keccak_f1600). The permutation under the \
 	   SHAKE256 of hash-to-point and of the signing PRNG seed \

@@ -307,6 +307,15 @@ void fa_ffsamp_tree_inner(fa_sampler_ctx *sc, fpr *z0, fpr *z1,
 	ffsamp_tree(sc, z0, z1, tree, t0, t1, logn, tmp);
 }
 
+/* The ffsampling slot's portable kernel (src/kernels.h): ffsamp_tree, its
+   vector steps and leaf pairs through ctx->k's slots. */
+void fa_ffsampling_portable(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
+	fpr *tmp)
+{
+	ffsamp_tree(ctx, z0, z1, tree, t0, t1, logn, tmp);
+}
+
 /*
  * Dynamic: same computation, building each LDL node when needed. g00,
  * g01, g11 (n each) are consumed; on output t0, t1 hold z0, z1.
@@ -438,7 +447,7 @@ static int sign_tree_once(int16_t *s2, fa_sampler_ctx *sc, const fpr *ek,
 	fpr *rest = z1 + n;
 
 	target_fft(t0, t1, hm, b01, b11, logn, k);
-	ffsamp_tree(sc, z0, z1, tree, t0, t1, logn, rest);
+	fa_k_ffsampling(k, sc, z0, z1, tree, t0, t1, logn, rest);
 	return finish_sig(s2, z0, z1, b00, b01, b10, b11, hm, logn, rest, k);
 }
 

@@ -8,7 +8,12 @@
  * against the portable sampler on one PRNG stream: the same z, the same
  * fa_prng afterwards, across refills, with the device state resynchronised
  * when the caller switches between two streams; an illegal request
- * declines and leaves the context untouched.
+ * declines and leaves the context untouched; the ffsampling slot on the
+ * ffSampling engine (trees of real keys, logn 1..6, two trees and two
+ * PRNG streams alternating: z0, z1 and the whole fa_prng after equal to
+ * portable's, the tree loaded only when it changes) and, through the
+ * driver, the engine's error codes (wrong LOGN, illegal sigma_min, the
+ * cycle watchdog) with an exact command after them.
  * Without the rtl backend built, it checks that "rtl" is not registered.
  */
 #include <stdio.h>
@@ -261,6 +266,170 @@ static void test_samplerz(const struct fa_kernels *r)
 	fa_rtl_samplerz_force(-1);
 }
 
+/* ------------------------------------------------------------------ */
+/* ffSampling engine. */
+
+#define FS_TREESIZE(logn) (((size_t)(logn) + 1) << (logn))
+
+/* The LDL tree of a real key of degree 2^logn (seed byte `which`). */
+static void fs_tree(fpr *tree, unsigned logn, uint8_t which)
+{
+	static fpr ek[FA_EXPANDED_KEY_SIZE(10) / sizeof(fpr)];
+	static uint64_t tmp[(FA_TMPSIZE_KEYGEN(10) + FA_TMPSIZE_EXPAND(10)) / 8 + 1];
+	static int8_t fgFG[4 * 1024];
+	static uint16_t h[1024];
+	size_t n = MKN(logn);
+	fa_shake256_ctx rng;
+	uint8_t sd[3] = { 'k', (uint8_t)logn, which };
+
+	fa_shake256_init_prng_from_seed(&rng, sd, sizeof sd);
+	fa_keygen_inner(&rng, fgFG, fgFG + n, fgFG + 2 * n, fgFG + 3 * n, h,
+		logn, (uint8_t *)tmp, &fa_backend_portable);
+	fa_expand_privkey_inner(ek, fgFG, fgFG + n, fgFG + 2 * n, fgFG + 3 * n,
+		logn, (uint8_t *)tmp, &fa_backend_portable);
+	memcpy(tree, ek + 4 * n, FS_TREESIZE(logn) * sizeof(fpr));
+}
+
+static void fs_targets(fpr *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		int64_t v = (int64_t)(tu_rand64(&seed) >> 30) - ((int64_t)1 << 33);
+
+		t[i] = fpr_scaled(v, -21);    /* |t| < 4096 */
+	}
+}
+
+static void fs_prng(fa_sampler_ctx *c, const char *s, size_t ptr,
+	unsigned logn)
+{
+	fa_shake256_ctx sh;
+
+	memset(c, 0, sizeof *c);
+	fa_shake256_init_prng_from_seed(&sh, s, strlen(s));
+	fa_prng_init(&c->p, &sh);
+	c->p.ptr = ptr;
+	c->sigma_min = fpr_from_bits(fa_sigma_min[logn]);
+	c->k = &fa_backend_portable;
+}
+
+static uint64_t fs_ctr(const fa_sampler_ctx *c)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 7; i >= 0; i --) {
+		x = (x << 8) | c->p.state[48 + i];
+	}
+	return x;
+}
+
+/* Through the driver on the shared model (run before the backend's
+   ffsampling calls: the backend's record of the device's tree and PRNG
+   state would not know of these commands). */
+static void test_ffsampling_driver(void)
+{
+	static fpr tree[FS_TREESIZE(3)], t0[8], t1[8], z0[8], z1[8], w[16];
+	static uint64_t b0[8], b1[8];
+	fa_rtl_transport t;
+	fa_sampler_ctx c;
+	uint64_t ctr = 0;
+	unsigned ptr = 0, logn = 3;
+	size_t n = MKN(logn);
+	uint64_t smin = fa_sigma_min[logn];
+
+	CHECK(fa_rtl_sim_open(&t) == 0, "sim transport");
+	CHECK(fa_rtl_drv_fs_present(&t), "CONFIG.FFSAMP set in the model");
+	fs_tree(tree, logn, 0);
+	fs_targets(t0, n);
+	fs_targets(t1, n);
+	fs_prng(&c, "fs-drv", 500, logn);
+	CHECK(fa_rtl_drv_fs_tree(&t, (const uint64_t *)tree, logn, NULL) == 0,
+		"tree loaded and committed");
+	CHECK(fa_rtl_drv_sz_load(&t, c.p.state, fs_ctr(&c) - 8,
+		(unsigned)c.p.ptr, NULL) == 0, "PRNG loaded");
+	CHECK(fa_rtl_drv_ffsampling(&t, (const uint64_t *)t0,
+		(const uint64_t *)t1, b0, b1, 4, fa_sigma_min[4], 0, 0, &ctr,
+		&ptr, NULL) == -(int)FA_RTL_FSERR_LOGN, "LOGN not the tree's");
+	CHECK(fa_rtl_drv_ffsampling(&t, (const uint64_t *)t0,
+		(const uint64_t *)t1, b0, b1, logn, 0x4004000000000000u, 0, 0,
+		&ctr, &ptr, NULL) == -(int)FA_RTL_FSERR_SZ_ARG,
+		"sigma_min = 2.5 refused by SamplerZ");
+	CHECK(fa_rtl_drv_ffsampling(&t, (const uint64_t *)t0,
+		(const uint64_t *)t1, b0, b1, logn, smin, 0, 100, &ctr, &ptr,
+		NULL) == -(int)FA_RTL_FSERR_WDOG, "100-cycle watchdog");
+	/* the PRNG moved on: load it again, then an exact command */
+	CHECK(fa_rtl_drv_sz_load(&t, c.p.state, fs_ctr(&c) - 8,
+		(unsigned)c.p.ptr, NULL) == 0, "PRNG reloaded");
+	CHECK(fa_rtl_drv_ffsampling(&t, (const uint64_t *)t0,
+		(const uint64_t *)t1, b0, b1, logn, smin, 0, 0, &ctr, &ptr,
+		NULL) == 0, "ffsampling after the errors");
+	fa_ffsampling_portable(&c, z0, z1, tree, t0, t1, logn, w);
+	CHECK(memcmp(b0, z0, sizeof z0) == 0 && memcmp(b1, z1, sizeof z1) == 0
+		&& ctr == fs_ctr(&c) && ptr == c.p.ptr,
+		"driver ffsampling = portable (z0, z1, PRNG counter and pointer)");
+}
+
+/* The slot on the device: logn 1..6, two keys and two PRNG streams
+   alternating (tree reloads and PRNG loads in between), each call DONE and
+   equal to portable, the whole fa_prng included. */
+static void test_ffsampling(const struct fa_kernels *r)
+{
+	static fpr tree[2][FS_TREESIZE(6)], t0[64], t1[64], w[128];
+	static fpr za[2][64], zb[2][64];
+	static fa_sampler_ctx dev[2], ref[2];
+	fa_rtl_kstat ks[FA_RTL_K_COUNT];
+	unsigned logn, j, calls = 0, ok = 1, done = 1;
+	uint64_t loads0;
+
+	for (logn = 1; logn <= 6; logn ++) {
+		size_t n = MKN(logn);
+
+		fs_tree(tree[0], logn, 1);
+		fs_tree(tree[1], logn, 2);
+		fs_prng(&ref[0], "fs-a", 0, logn);
+		fs_prng(&ref[1], "fs-b", 480 + logn, logn);
+		for (j = 0; j < 2; j ++) {
+			dev[j] = ref[j];
+			dev[j].k = r;
+		}
+		for (j = 0; j < 4; j ++) {
+			unsigned s = j & 1, k = (j >> 1) ^ s;
+
+			fs_targets(t0, n);
+			fs_targets(t1, n);
+			done &= r->ffsampling(&dev[s], za[0], za[1], tree[k], t0, t1,
+				logn, w) == FA_KERNEL_DONE;
+			fa_ffsampling_portable(&ref[s], zb[0], zb[1], tree[k], t0, t1,
+				logn, w);
+			ok &= same(za[0], zb[0], n) && same(za[1], zb[1], n)
+				&& memcmp(&dev[s].p, &ref[s].p, sizeof ref[s].p) == 0;
+			calls ++;
+		}
+	}
+	CHECK(done, "ffsampling ran on the device (%u calls)", calls);
+	CHECK(ok, "ffsampling on the device: z0, z1 and the PRNG as portable");
+	/* the same tree again (tree[0] of logn 6 was the last): no reload */
+	fa_rtl_stats(ks);
+	loads0 = ks[FA_RTL_K_FS_TREE].calls;
+	logn = 6;
+	fs_targets(t0, MKN(logn));
+	fs_targets(t1, MKN(logn));
+	CHECK(r->ffsampling(&dev[0], za[0], za[1], tree[0], t0, t1, logn, w)
+		== FA_KERNEL_DONE, "ffsampling, same tree");
+	fa_ffsampling_portable(&ref[0], zb[0], zb[1], tree[0], t0, t1, logn, w);
+	CHECK(same(za[0], zb[0], MKN(logn)) && same(za[1], zb[1], MKN(logn))
+		&& memcmp(&dev[0].p, &ref[0].p, sizeof ref[0].p) == 0,
+		"ffsampling, same tree: as portable");
+	fa_rtl_stats(ks);
+	CHECK(ks[FA_RTL_K_FS_TREE].calls == loads0, "tree not reloaded");
+	CHECK(ks[FA_RTL_K_FFSAMPLING].calls >= calls + 1
+		&& ks[FA_RTL_K_FFSAMPLING].cycles > 0, "engine cycles counted");
+	printf("ffsampling logn 6 on the device: %u cycles\n",
+		ks[FA_RTL_K_FFSAMPLING].last_cycles);
+}
+
 int main(void)
 {
 	const struct fa_kernels *r = &fa_backend_rtl;
@@ -273,8 +442,10 @@ int main(void)
 	test_fpr_ops(r);
 	test_mq_ops(r);
 	test_driver_errors();
+	test_ffsampling_driver();
 	test_concurrent();
 	test_samplerz(r);
+	test_ffsampling(r);
 	return tu_finish("test_backend_rtl");
 }
 

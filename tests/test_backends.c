@@ -584,11 +584,138 @@ static void test_keccak_slot(const struct fa_kernels *be)
 		declines);
 }
 
+/* ------------------------------------------------------------------ */
+/* ffsampling: the LDL trees of real keys (fixed seeds, keygen and
+   expansion on the portable kernels, once per logn), random targets of a
+   signature's size (integers, half-integers, tiny and uniform values),
+   PRNG streams starting at several buffer positions (refills inside
+   samples); portable (s1) against the dispatcher (s2), the backend's own
+   kernel on a copy (s3) for the decline contract. */
+
+#define FS_TREESIZE(logn) (((size_t)(logn) + 1) << (logn))
+
+static const fpr *fs_tree(unsigned logn)
+{
+	static fpr trees[11][FS_TREESIZE(10)];
+	static fpr ek[FA_EXPANDED_KEY_SIZE(10) / sizeof(fpr)];
+	static uint64_t tmp[(FA_TMPSIZE_KEYGEN(10) + FA_TMPSIZE_EXPAND(10))
+		/ 8 + 1];
+	static int8_t fgFG[4 * NMAX];
+	static uint16_t h[NMAX];
+	static int have[11];
+	size_t n = (size_t)1 << logn;
+
+	if (!have[logn]) {
+		fa_shake256_ctx rng;
+		uint8_t sd[16] = "ffsampling-key-";
+
+		sd[15] = (uint8_t)logn;
+		fa_shake256_init_prng_from_seed(&rng, sd, sizeof sd);
+		fa_keygen_inner(&rng, fgFG, fgFG + n, fgFG + 2 * n, fgFG + 3 * n,
+			h, logn, (uint8_t *)tmp, &fa_backend_portable);
+		fa_expand_privkey_inner(ek, fgFG, fgFG + n, fgFG + 2 * n,
+			fgFG + 3 * n, logn, (uint8_t *)tmp, &fa_backend_portable);
+		memcpy(trees[logn], ek + 4 * n, FS_TREESIZE(logn) * sizeof(fpr));
+		have[logn] = 1;
+	}
+	return trees[logn];
+}
+
+static fpr fs_target(void)
+{
+	uint64_t r = tu_rand64(&seed);
+	int64_t i = (int64_t)(r >> 8) % 6001 - 3000;
+
+	switch (r & 3) {
+	case 0:  return fpr_of(i);
+	case 1:  return fpr_add(fpr_of(i), fpr_scaled(1, -1));
+	case 2:  return fpr_scaled(i, -(int)((r >> 2) & 31) - 12);
+	default: return fpr_scaled((int64_t)(r >> 12) % 8000000 - 4000000, -10);
+	}
+}
+
+static void test_ffsampling(const struct fa_kernels *be)
+{
+	static fa_sampler_ctx s0, s1, s2, s3;
+	static fpr t0[NMAX], t1[NMAX], z1[2][NMAX], z2[2][NMAX], z3[2][NMAX];
+	static fpr tmp[2 * NMAX];
+	static const size_t pos[3] = { 0, 301, 505 };
+	unsigned logn, j, npos;
+	unsigned long declines = 0, runs = 0;
+	int ok = 1, ok_raw = 1, mode = M_RAW, r;
+
+	for (logn = 1; logn <= 10; logn ++) {
+		const fpr *tree = fs_tree(logn);
+		size_t u, n = (size_t)1 << logn;
+
+		/* a simulated device (~50 k cycles/s for the rtl model) runs
+		   each degree once and stops at logn 8 (the KAT tests run it
+		   at 512 and 1024) */
+		npos = be->simulated ? 1 : 3;
+		if (be->simulated && logn > 8) {
+			break;
+		}
+		for (j = 0; j < npos; j ++) {
+			fa_shake256_ctx rng;
+			uint8_t sd[2] = { (uint8_t)logn, (uint8_t)j };
+
+			for (u = 0; u < n; u ++) {
+				t0[u] = fs_target();
+				t1[u] = fs_target();
+			}
+			fa_shake256_init_prng_from_seed(&rng, sd, sizeof sd);
+			memset(&s1, 0, sizeof s1);
+			fa_prng_init(&s1.p, &rng);
+			s1.p.ptr = pos[(j + logn) % 3];
+			s1.sigma_min = fpr_from_bits(fa_sigma_min[logn]);
+			s1.k = &fa_backend_portable;
+			memcpy(&s2, &s1, sizeof s2);
+			s2.k = be;
+			memcpy(&s3, &s2, sizeof s3);
+			memcpy(&s0, &s2, sizeof s0);
+			memset(z3, 0xA5, sizeof z3);
+			memcpy(z2, z3, sizeof z2);
+
+			r = CALL(ffsampling, &s3, z3[0], z3[1], tree, t0, t1, logn,
+				tmp);
+			fa_ffsampling_portable(&s1, z1[0], z1[1], tree, t0, t1, logn,
+				tmp);
+			fa_k_ffsampling(be, &s2, z2[0], z2[1], tree, t0, t1, logn,
+				tmp);
+			s2.k = s1.k;
+			ok &= memcmp(z1[0], z2[0], n * sizeof(fpr)) == 0
+				&& memcmp(z1[1], z2[1], n * sizeof(fpr)) == 0
+				&& memcmp(&s1, &s2, sizeof s1) == 0;
+			if (r == FA_KERNEL_FALLBACK) {
+				static fpr pat[2][NMAX];
+
+				memset(pat, 0xA5, sizeof pat);
+				declines ++;
+				ok_raw &= memcmp(&s3, &s0, sizeof s3) == 0
+					&& memcmp(z3, pat, sizeof z3) == 0;
+			} else if (r != ABSENT) {
+				ok_raw &= r == FA_KERNEL_DONE
+					&& memcmp(z3[0], z2[0], n * sizeof(fpr)) == 0
+					&& memcmp(z3[1], z2[1], n * sizeof(fpr)) == 0
+					&& memcmp(&s3.p, &s2.p, sizeof s3.p) == 0;
+			}
+			runs ++;
+		}
+	}
+	CHECK(ok, "%s ffsampling: z0, z1 and the sampler state as portable",
+		be->name);
+	CHECK(ok_raw, "%s ffsampling kernel: declined without writing, or "
+		"equal to portable", be->name);
+	printf("backend %s: ffsampling, %lu of %lu calls declined\n", be->name,
+		declines, runs);
+}
+
 static void test_backend(const struct fa_kernels *be)
 {
 	printf("backend %s\n", be->name);
 	test_vector_slots(be);
 	test_sampler(be);
+	test_ffsampling(be);
 	test_mlkem_slots(be);
 	test_keccak_slot(be);
 }

@@ -70,6 +70,8 @@ typedef struct {
 	fpr mu[BENCH_MU_COUNT], isigma[BENCH_MU_COUNT];
 	unsigned mu_index;
 	int sink;   /* keeps samplerz results alive */
+	/* ffsampling: targets and outputs (n fpr each), scratch (2n) */
+	fpr *fs_t0, *fs_t1, *fs_z0, *fs_z1, *fs_tmp;
 
 	/* Scheme: one key pair, its expanded key, one signature. */
 	fa_shake256_ctx rng;
@@ -189,6 +191,22 @@ static void call_samplerz(bench_state *st)
 	st->sink += z;
 }
 
+/* ffSampling (the seam's ffsampling slot) with the LDL tree of the
+   scheme's expanded key (st->ek: 8-byte header, b00..b11, then the tree),
+   one call per signature attempt. Runs after state_init_scheme. */
+static void call_ffsampling(bench_state *st)
+{
+	size_t n = MKN(st->logn);
+	const fpr *tree = (const fpr *)(void *)(st->ek + 8) + 4 * n;
+
+	fa_k_ffsampling(st->k, &st->sampler, st->fs_z0, st->fs_z1, tree,
+		st->fs_t0, st->fs_t1, st->logn, st->fs_tmp);
+	st->sink += (int)(fpr_bits(st->fs_z0[0]) & 1);
+}
+
+static const bench_op ffsampling_op =
+	{ "ffsampling", reset_none, call_ffsampling, 1 };
+
 static const bench_op kernel_ops[] = {
 	{ "fft",                 reset_fft,    call_fft,                 8 },
 	{ "ifft",                reset_fft,    call_ifft,                8 },
@@ -283,6 +301,11 @@ static void state_init(bench_state *st, const fa_backend *be,
 	st->b0 = cli_alloc(n * sizeof(fpr));
 	st->m = cli_alloc(n * sizeof(uint16_t));
 	st->m0 = cli_alloc(n * sizeof(uint16_t));
+	st->fs_t0 = cli_alloc(n * sizeof(fpr));
+	st->fs_t1 = cli_alloc(n * sizeof(fpr));
+	st->fs_z0 = cli_alloc(n * sizeof(fpr));
+	st->fs_z1 = cli_alloc(n * sizeof(fpr));
+	st->fs_tmp = cli_alloc(2 * n * sizeof(fpr));
 	for (j = 0; j < n; j ++) {
 		/* a0: values in [-1, 1) with 20 random bits */
 		st->a0[j] = fpr_scaled((int64_t)(bench_rand(&r) >> 44)
@@ -311,6 +334,15 @@ static void state_init(bench_state *st, const fa_backend *be,
 
 		st->mu[j] = fpr_scaled(mu_int, -10);
 		st->isigma[j] = fpr_inv(fpr_scaled(sigma_int, -10));
+	}
+	/* drawn last: the inputs above are unchanged */
+	for (j = 0; j < n; j ++) {
+		/* ffsampling targets: |t| < 4096 with 20 fraction bits, the
+		   size of a signature's (t0, t1) */
+		st->fs_t0[j] = fpr_scaled((int64_t)(bench_rand(&r) >> 31)
+			- ((int64_t)1 << 32), -20);
+		st->fs_t1[j] = fpr_scaled((int64_t)(bench_rand(&r) >> 31)
+			- ((int64_t)1 << 32), -20);
 	}
 }
 
@@ -364,6 +396,11 @@ static void state_free(bench_state *st)
 	free(st->b0);
 	free(st->m);
 	free(st->m0);
+	free(st->fs_t0);
+	free(st->fs_t1);
+	free(st->fs_z0);
+	free(st->fs_z1);
+	free(st->fs_tmp);
 	free(st->sk);
 	free(st->pk);
 	free(st->sk2);
@@ -748,7 +785,7 @@ int cli_cmd_bench(int argc, char **argv)
 	int json = 0;
 	unsigned threads = 1, runs = 0, logn_lo = 9, logn_hi = 10, logn;
 	const fa_backend *be;
-	bench_result results[2 * (sizeof kernel_ops / sizeof kernel_ops[0]
+	bench_result results[2 * (sizeof kernel_ops / sizeof kernel_ops[0] + 1
 		+ sizeof scheme_ops / sizeof scheme_ops[0]
 		+ BENCH_BATCH_OP_COUNT) + BENCH_KEM_RESULTS];
 	bench_kem_result kem[BENCH_KEM_RESULTS];
@@ -807,6 +844,8 @@ int cli_cmd_bench(int argc, char **argv)
 				BENCH_KERNEL_RUNS, BENCH_KERNEL_BUDGET_S, 1);
 		}
 		state_init_scheme(&st);
+		results[count ++] = measure(&st, &ffsampling_op, runs,
+			BENCH_KERNEL_RUNS, BENCH_KERNEL_BUDGET_S, 1);
 		for (i = 0; i < sizeof scheme_ops / sizeof scheme_ops[0]; i ++) {
 			results[count ++] = measure(&st, &scheme_ops[i], runs,
 				BENCH_SCHEME_RUNS, BENCH_SCHEME_BUDGET_S, 0);

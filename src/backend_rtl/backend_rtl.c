@@ -41,7 +41,7 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
 	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
-	"sz_load", "keccak_f1600"
+	"sz_load", "keccak_f1600", "ffsampling", "fs_tree"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -413,6 +413,124 @@ static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
 	return r;
 }
 
+/*
+ * ffSampling on the device's engine (CONFIG.FFSAMP; hw/ffsamp): one
+ * FFSAMPLING command per signature attempt. The tree is loaded once per
+ * expanded key: the backend keeps a copy of the tree the device holds
+ * (g_fs) and reloads it when the caller's differs (logn or any word).
+ * The PRNG state is brought to the device as for samplerz (SZ_LOAD when
+ * the device's copy is not ctx's state), and after the command the host's
+ * fa_prng is advanced to the device's state (the same refills, then its
+ * ptr), so the values and the bytes consumed are the portable kernel's.
+ * On any device error nothing of z0, z1 or ctx is written (the portable
+ * kernel then runs from the original state). Off with FA_RTL_FFSAMPLING=0;
+ * degrees below FA_RTL_MIN_LOGN stay on the host, as for every slot.
+ */
+static struct {
+	int valid;
+	unsigned logn;
+	uint64_t tree[11u << 10];
+} g_fs;
+
+static int fs_enabled(fa_rtl_transport *t)
+{
+	static int env = -1, present = -1;
+
+	if (env < 0) {
+		const char *e = getenv("FA_RTL_FFSAMPLING");
+
+		env = !(e != NULL && strcmp(e, "0") == 0);
+	}
+	if (present < 0) {
+		present = fa_rtl_drv_fs_present(t);
+	}
+	return env && present;
+}
+
+/* Caller holds g_lock. */
+static int ffsampling_locked(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn)
+{
+	fa_rtl_transport *t = transport();
+	static uint64_t a0[1024], a1[1024], b0[1024], b1[1024];
+	size_t n = (size_t)1 << logn, tsize = ((size_t)logn + 1) << logn;
+	uint64_t ctr, nctr, k;
+	unsigned nptr;
+
+	if (t == NULL || !ok_logn(logn) || !fs_enabled(t)
+		|| ctx->p.ptr >= sizeof ctx->p.buf)
+	{
+		return FA_KERNEL_FALLBACK;
+	}
+	if (!g_fs.valid || g_fs.logn != logn
+		|| memcmp(g_fs.tree, tree, tsize * sizeof(fpr)) != 0)
+	{
+		g_fs.valid = 0;
+		memcpy(g_fs.tree, tree, tsize * sizeof(fpr));
+		if (fa_rtl_drv_fs_tree(t, g_fs.tree, logn,
+			&g_stats[FA_RTL_K_FS_TREE]) != 0)
+		{
+			fa_rtl_errors ++;
+			return FA_KERNEL_FALLBACK;
+		}
+		g_fs.valid = 1;
+		g_fs.logn = logn;
+	}
+	ctr = dec64le(ctx->p.state + 48);
+	if (!g_sz.valid || g_sz.ptr != ctx->p.ptr
+		|| memcmp(g_sz.state, ctx->p.state, sizeof g_sz.state) != 0)
+	{
+		g_sz.valid = 0;
+		if (fa_rtl_drv_sz_load(t, ctx->p.state, ctr - 8,
+			(unsigned)ctx->p.ptr, &g_stats[FA_RTL_K_SZ_LOAD]) != 0)
+		{
+			fa_rtl_errors ++;
+			return FA_KERNEL_FALLBACK;
+		}
+	}
+	memcpy(a0, t0, n * sizeof(fpr));
+	memcpy(a1, t1, n * sizeof(fpr));
+	/* the device's PRNG moves on, even on an error: forget its state */
+	g_sz.valid = 0;
+	if (fa_rtl_drv_ffsampling(t, a0, a1, b0, b1, logn,
+		fpr_bits(ctx->sigma_min), 0, 0, &nctr, &nptr,
+		&g_stats[FA_RTL_K_FFSAMPLING]) != 0)
+	{
+		fa_rtl_errors ++;
+		return FA_KERNEL_FALLBACK;
+	}
+	/* 2n samples read whole buffers in between: 8 blocks per refill */
+	k = (nctr - ctr) / 8;
+	if (nctr < ctr || (nctr - ctr) % 8 != 0 || k > ((uint64_t)n << 8)
+		|| nptr >= sizeof ctx->p.buf)
+	{
+		fa_rtl_errors ++;
+		return FA_KERNEL_FALLBACK;
+	}
+	while (k -- > 0) {
+		fa_prng_refill_portable(&ctx->p);
+	}
+	ctx->p.ptr = nptr;
+	memcpy(g_sz.state, ctx->p.state, sizeof g_sz.state);
+	g_sz.ptr = nptr;
+	g_sz.valid = 1;
+	memcpy(z0, b0, n * sizeof(fpr));
+	memcpy(z1, b1, n * sizeof(fpr));
+	return FA_KERNEL_DONE;
+}
+
+static int rtl_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn, fpr *tmp)
+{
+	int r;
+
+	(void)tmp;
+	pthread_mutex_lock(&g_lock);
+	r = ffsampling_locked(ctx, z0, z1, tree, t0, t1, logn);
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
 const struct fa_kernels fa_backend_rtl = {
 	.name = "rtl",
 	.available = rtl_available,
@@ -433,4 +551,5 @@ const struct fa_kernels fa_backend_rtl = {
 	.samplerz = rtl_samplerz,
 	.samplerz_pair = rtl_samplerz_pair,
 	.keccak_f1600 = rtl_keccak_f1600,
+	.ffsampling = rtl_ffsampling,
 };

@@ -42,7 +42,7 @@ enum {
 	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
 	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
-	FA_RTL_K_KECCAK, FA_RTL_K_COUNT
+	FA_RTL_K_KECCAK, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE, FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -94,6 +94,25 @@ int fa_rtl_drv_keccak_absorb(fa_rtl_transport *t, const uint32_t *w, size_t n);
 int fa_rtl_drv_keccak_permute(fa_rtl_transport *t, fa_rtl_kstat *st);
 int fa_rtl_drv_keccak_squeeze(fa_rtl_transport *t, uint32_t *w, size_t n);
 int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a, fa_rtl_kstat *st);
+/* ffSampling engine (CONFIG.FFSAMP = 1; hw/ffsamp). These need the burst
+   path (the tree and work memories have no AXI4-Lite window): -1 without
+   one. Its burst_wr / burst_rd `target` is then the STREAM register value:
+   TARGET | START << 16 (START: first word, FS_TREE / FS_WORK only).
+   fs_present: 1 when the engine is built in. fs_tree: write the LDL tree
+   (TREESIZE(logn) = (logn + 1) 2^logn fpr bit patterns, the library's
+   layout) and commit it (FS_TREE), checking FS_TREE.OK. ffsampling: t0, t1
+   (n each) in, FFSAMPLING on LOGN with sigma_min, max_trials (0 = 255)
+   and a cycle watchdog wdog (0 = none), z0, z1 out, then the PRNG's block
+   counter and byte pointer after (fa_prng's fields); the PRNG state must
+   have been loaded (sz_load). Return 0, -1 on a bus error, a positive
+   STATUS.ERR code when refused, or minus FS_RESULT.ERR (enum FSERR). */
+int fa_rtl_drv_fs_present(fa_rtl_transport *t);
+int fa_rtl_drv_fs_tree(fa_rtl_transport *t, const uint64_t *tree,
+	unsigned logn, fa_rtl_kstat *st);
+int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
+	const uint64_t *t1, uint64_t *z0, uint64_t *z1, unsigned logn,
+	uint64_t sigma_min, unsigned max_trials, uint32_t wdog, uint64_t *ctr,
+	unsigned *ptr, fa_rtl_kstat *st);
 /* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
    accepted and completed). */
 int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,

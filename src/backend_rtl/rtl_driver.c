@@ -395,3 +395,115 @@ int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a,
 	account(st, 0, cyc, t0, now(t));
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* ffSampling engine (CONFIG.FFSAMP; hw/ffsamp): the tree and the work
+   memory through the burst path only, 64-bit words as two 32-bit words
+   (low first); STREAM.START in bits 16..30 of the burst target. */
+
+#define FS_CHUNK 1024u     /* fpr per burst (w[] below) */
+
+int fa_rtl_drv_fs_present(fa_rtl_transport *t)
+{
+	uint32_t cfg = 0;
+
+	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
+		return 0;
+	}
+	return (cfg & FA_RTL_CONFIG_FFSAMP_MASK) != 0;
+}
+
+int fa_rtl_drv_fs_tree(fa_rtl_transport *t, const uint64_t *tree,
+	unsigned logn, fa_rtl_kstat *st)
+{
+	uint32_t w[2 * FS_CHUNK], v = 0;
+	size_t size, off, m;
+	uint64_t t0 = now(t);
+
+	if (t->burst_wr == NULL || logn < 1 || logn > 10) {
+		return -1;
+	}
+	size = ((size_t)logn + 1) << logn;
+	for (off = 0; off < size; off += m) {
+		m = size - off < FS_CHUNK ? size - off : FS_CHUNK;
+		fpr_to_words(w, tree + off, m);
+		if (t->burst_wr(t->ctx, FA_RTL_TARGET_FS_TREE
+			| ((uint32_t)(2 * off) << FA_RTL_STREAM_START_LSB), w, 2 * m) != 0)
+		{
+			return -1;
+		}
+	}
+	if (wr(t, FA_RTL_REG_FS_TREE, logn) != 0
+		|| rd(t, FA_RTL_REG_FS_TREE, &v) != 0)
+	{
+		return -1;
+	}
+	if (!(v & FA_RTL_FS_TREE_OK_MASK)
+		|| ((v & FA_RTL_FS_TREE_LOGN_MASK) >> FA_RTL_FS_TREE_LOGN_LSB) != logn)
+	{
+		return -1;
+	}
+	account(st, logn, 0, t0, now(t));
+	return 0;
+}
+
+int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
+	const uint64_t *t1, uint64_t *z0, uint64_t *z1, unsigned logn,
+	uint64_t sigma_min, unsigned max_trials, uint32_t wdog, uint64_t *ctr,
+	unsigned *ptr, fa_rtl_kstat *st)
+{
+	uint32_t w[4 * FS_CHUNK], cyc = 0, res = 0, lo, hi, p;
+	size_t n = (size_t)1 << logn;
+	uint64_t tc = now(t);
+	int r;
+
+	if (t->burst_wr == NULL || t->burst_rd == NULL || logn < 1
+		|| logn > 10 || max_trials > 255)
+	{
+		return -1;
+	}
+	fpr_to_words(w, t0, n);
+	fpr_to_words(w + 2 * n, t1, n);
+	if (t->burst_wr(t->ctx, FA_RTL_TARGET_FS_WORK, w, 4 * n) != 0
+		|| wr(t, FA_RTL_REG_LOGN, logn) != 0
+		|| wr64(t, FA_RTL_REG_SZ_SMIN_LO, sigma_min) != 0
+		|| wr(t, FA_RTL_REG_SZ_MAX_TRIALS, max_trials) != 0
+		|| wr(t, FA_RTL_REG_FS_WDOG, wdog) != 0)
+	{
+		return -1;
+	}
+	r = fa_rtl_drv_start(t, FA_RTL_OP_FFSAMPLING, logn, &cyc);
+	if (r != 0) {
+		return r;
+	}
+	if (rd(t, FA_RTL_REG_FS_RESULT, &res) != 0) {
+		return -1;
+	}
+	r = (int)((res & FA_RTL_FS_RESULT_ERR_MASK) >> FA_RTL_FS_RESULT_ERR_LSB);
+	if (r != 0) {
+		return -r;
+	}
+	if ((res & FA_RTL_FS_RESULT_SAMPLES_MASK) >> FA_RTL_FS_RESULT_SAMPLES_LSB
+		!= 2 * n)
+	{
+		return -1;
+	}
+	/* z0 at fpr 2n, z1 at 3n: words 4n .. 8n */
+	if (t->burst_rd(t->ctx, FA_RTL_TARGET_FS_WORK
+		| ((uint32_t)(4 * n) << FA_RTL_STREAM_START_LSB), w, 4 * n) != 0)
+	{
+		return -1;
+	}
+	if (rd(t, FA_RTL_REG_SZ_STATE_CTR_LO, &lo) != 0
+		|| rd(t, FA_RTL_REG_SZ_STATE_CTR_HI, &hi) != 0
+		|| rd(t, FA_RTL_REG_SZ_STATE_PTR, &p) != 0)
+	{
+		return -1;
+	}
+	words_to_fpr(z0, w, n);
+	words_to_fpr(z1, w + 2 * n, n);
+	*ctr = (uint64_t)lo | ((uint64_t)hi << 32);
+	*ptr = p;
+	account(st, logn, cyc, tc, now(t));
+	return 0;
+}

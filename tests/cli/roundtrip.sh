@@ -325,14 +325,14 @@ if [ "$(wc -l < last.out)" -eq 1 ] && grep -q \
 	last.out; then ok; else ko "bench --json output shape"; fi
 for op in fft ifft ntt intt poly_add poly_sub poly_mul_fft \
 	poly_muladj_fft poly_mulselfadj_fft poly_mulconst samplerz \
-	keygen expand sign_dyn sign_tree verify; do
+	ffsampling keygen expand sign_dyn sign_tree verify; do
 	if grep -q "{\"op\":\"$op\",\"degree\":512,\"median_us\":[0-9.]*,\"runs\":3}" \
 		last.out; then ok; else ko "bench --json lacks $op"; fi
 done
 if command -v python3 > /dev/null 2>&1; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); \
 kem = [r for r in d["results"] if r["op"].startswith("kem_")]; \
-assert len(d["results"]) - len(kem) == 16 and all(r["median_us"] > 0 for r in d["results"]); \
+assert len(d["results"]) - len(kem) == 17 and all(r["median_us"] > 0 for r in d["results"]); \
 assert sorted((r["op"], r["degree"]) for r in kem) == sorted((o, l) for o in ("kem_keygen", "kem_encaps", "kem_decaps") for l in (512, 768, 1024))' \
 		last.out; then ok; else ko "bench --json is not valid JSON"; fi
 fi
