@@ -11,6 +11,10 @@
  *                      the bus (one AXI4-Lite transaction per word).
  *   FA_SOC_MODE_DMA    the same kernels; operands move by DMA bursts
  *                      (hw/soc/rtl/soc_dma.sv) instead of CPU stores.
+ * In both accelerator modes the keccak_f1600 slot (every SHAKE256
+ * permutation of hash-to-point and of the signing PRNG seed) runs on the
+ * accelerator's Keccak unit (hw/keccak) when it has one (CONFIG.KECCAK):
+ * the 50-word state goes in, is permuted in 24 cycles, comes back.
  * The other slots (LDL, split/merge, SamplerZ, ...) stay portable.
  *
  * A failed device call (an error status, or a poll that times out in
@@ -225,6 +229,21 @@ static K_RET acc_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 	K_END(r, fa_mq_poly_mul_ntt_portable(a, b, logn));
 }
 
+static int have_keccak;   /* CONFIG.KECCAK of the accelerator */
+
+static K_RET acc_keccak(uint64_t *st)
+{
+	int r = -1;
+
+	if (have_keccak) {
+		r = fa_rtl_drv_keccak_f1600(cur_tr, st, &kstats[FA_RTL_K_KECCAK]);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_keccak_f1600_portable(st));
+}
+
 static int always(void)
 {
 	return 1;
@@ -254,6 +273,11 @@ static int accel_init(void)
 		tab_accel.mq_ntt = acc_ntt;
 		tab_accel.mq_intt = acc_intt;
 		tab_accel.mq_poly_mul_ntt = acc_ntt_mul;
+		if (tab_state == 1) {
+			have_keccak = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
+				& FA_RTL_CONFIG_KECCAK_MASK) != 0;
+			tab_accel.keccak_f1600 = acc_keccak;
+		}
 	}
 	return tab_state == 1;
 }

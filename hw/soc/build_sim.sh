@@ -18,7 +18,7 @@ python3 "$HW/soc/util/gen_socmap.py" --check
 mkdir -p "$BUILD"
 # 1. the accelerator, a model of its own (clocked only while enabled)
 nice verilator --cc --build -j "${JOBS:-2}" -O3 --x-assign fast --x-initial fast \
-	--top-module falcon_accel_top -GP=$P -GLP=$LP -Wno-fatal -Wno-WIDTH -Wno-UNUSEDSIGNAL \
+	--top-module falcon_accel_top -GP=$P -GLP=$LP -GKECCAK=1 -Wno-fatal -Wno-WIDTH -Wno-UNUSEDSIGNAL \
 	-I"$HW/top/rtl" --Mdir "$BUILD/acc_obj" -CFLAGS -O2 $FA_SRCS >"$BUILD/build-acc.log" 2>&1 || {
 	grep -E '%Error|error' "$BUILD/build-acc.log" | head -30; exit 1; }
 # 2. the SoC and the harness, linked with the accelerator's model.

@@ -51,7 +51,7 @@ module soc_dma import soc_map_pkg::*; (
   typedef enum logic [2:0] {Idle, SetStream, SetOut, ToAcc, FromAcc} state_e;
   state_e st_q;
   logic [31:0] addr_q, cyc_q;
-  logic [1:0]  target_q;
+  logic [2:0]  target_q;
   logic [11:0] len_q;
   logic        dir_q;                 // 1: from the accelerator
   logic        done_q, err_q, acc_wait_q;
@@ -80,7 +80,7 @@ module soc_dma import soc_map_pkg::*; (
       if (reg_req_i) begin
         unique case ({reg_we_i, reg_addr_i})
           {1'b0, DMA_RAM_ADDR}: reg_rdata_o <= addr_q;
-          {1'b0, DMA_TARGET}:   reg_rdata_o <= {30'd0, target_q};
+          {1'b0, DMA_TARGET}:   reg_rdata_o <= {29'd0, target_q};
           {1'b0, DMA_LEN}:      reg_rdata_o <= {20'd0, len_q};
           {1'b0, DMA_STATUS}:   reg_rdata_o <= {29'd0, err_q, done_q, busy_o};
           {1'b0, DMA_CYCLES}:   reg_rdata_o <= cyc_q;
@@ -107,7 +107,7 @@ module soc_dma import soc_map_pkg::*; (
   assign ram_wdata_o = m_axis_tdata_i;
   assign acc_req_o = (st_q == SetStream || st_q == SetOut) && !acc_wait_q;
   assign acc_addr_o = (st_q == SetOut) ? RegStreamOut : RegStream;
-  assign acc_wdata_o = (st_q == SetOut) ? {20'd0, len_q} : {30'd0, target_q};
+  assign acc_wdata_o = (st_q == SetOut) ? {20'd0, len_q} : {29'd0, target_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -121,7 +121,7 @@ module soc_dma import soc_map_pkg::*; (
         Idle: if (reg_req_i && reg_we_i) begin
           unique case (reg_addr_i)
             DMA_RAM_ADDR: addr_q <= reg_wdata_i;
-            DMA_TARGET:   target_q <= reg_wdata_i[1:0];
+            DMA_TARGET:   target_q <= reg_wdata_i[2:0];
             DMA_LEN:      len_q <= (reg_wdata_i > 32'd2048) ? 12'd0 : reg_wdata_i[11:0];
             DMA_CTRL: if (reg_wdata_i[1:0] != 2'b00) begin
               done_q <= 1'b0; cyc_q <= '0; issued_q <= '0; sent_q <= '0;

@@ -50,7 +50,7 @@ module soc_system #(
   end
   assign acc_clk = clk_i & en_latch;
 
-  falcon_accel_top #(.P(P), .LP(LP)) u_accel (
+  falcon_accel_top #(.P(P), .LP(LP), .KECCAK(1)) u_accel (
     .aclk (acc_clk), .aresetn (acc_rst_n),
     .s_axil_awaddr (awaddr), .s_axil_awvalid (awvalid), .s_axil_awready (awready),
     .s_axil_wdata (wdata), .s_axil_wstrb (wstrb), .s_axil_wvalid (wvalid), .s_axil_wready (wready),

@@ -42,7 +42,7 @@ MODES = {"fw": 0, "accel": 1, "dma": 2}
 # fa_rtl.h FA_RTL_K_* order (src/backend_rtl/backend_rtl.c names)
 KERNELS = ["fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add", "poly_sub",
            "poly_neg", "poly_adj_fft", "poly_mul_fft", "poly_muladj_fft",
-           "poly_mulselfadj_fft", "poly_mulconst"]
+           "poly_mulselfadj_fft", "poly_mulconst", "samplerz", "sz_load", "keccak_f1600"]
 
 
 class Soc:
