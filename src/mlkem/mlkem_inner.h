@@ -137,13 +137,15 @@ fa_mlkem_canon(int16_t x)
 	return (uint16_t)x;
 }
 
-/* Kernels: slots of the kernel seam (src/inner.h: mlkem_ntt,
-   mlkem_invntt, mlkem_basemul_acc, keccak_x4), called through the
-   dispatchers fa_k_<slot>(k, ...). The portable kernels
-   fa_<slot>_portable (mlkem_ntt.c; prototypes generated in inner.h) are
-   the reference; the avx2 ones are in src/backend_avx2/avx2_mlkem.c.
-   Every output is the centred representative in [-(q-1)/2, (q-1)/2], so
-   all implementations give identical arrays:
+/* Kernels: slots of the kernel seam (src/kernels.h: mlkem_ntt,
+   mlkem_invntt, mlkem_basemul_acc, keccak_x4, mlkem_rej_uniform,
+   mlkem_encode, mlkem_decode, mlkem_cbd), called through the dispatchers
+   fa_k_<slot>(k, ...). The portable kernels fa_<slot>_portable
+   (mlkem_ntt.c, mlkem_poly.c, mlkem_xof4.c; prototypes generated in
+   kernels.h) are the reference; the avx2 ones are in
+   src/backend_avx2/avx2_mlkem.c, bit-identical. Every output of ntt,
+   invntt and basemul_acc is the centred representative in
+   [-(q-1)/2, (q-1)/2], so all implementations give identical arrays:
    ntt:     in |a| < q (NTT form out);
    invntt:  in |a| < 4q, out the inverse NTT times R;
    basemul_acc: r = sum_{j<k} a[j] o b[j] (base multiplication, NTT form,
