@@ -214,6 +214,16 @@ typedef struct fa_sampler_ctx {
 	   SHAKE256 of hash-to-point and of the signing PRNG seed \
 	   (shake256.c's *_k functions); any sponge (rate, padding) can use it. */ \
 	X(keccak_f1600, (uint64_t *st), (st)) \
+	/* a = a * b mod (x^n + 1, q), a in coefficient form (in and out), \
+	   b in NTT form: the steps mq_ntt(a), mq_poly_mul_ntt(a, b), \
+	   mq_intt(a) as one call, so that a device keeps a resident between \
+	   them (verification's s2 * h). A composite slot: callers run it \
+	   only when the backend sets it, and on NULL or a decline run the \
+	   three steps on the backend's own slots (a backend accelerating \
+	   those keeps doing so); fa_k_ and the portable kernel do the three \
+	   portable steps. */ \
+	X(mq_poly_mul_by_ntt, (uint16_t *a, const uint16_t *b, unsigned logn), \
+		(a, b, logn)) \
 	/* ML-KEM, q = 3329, int16 coefficients, every output the centred \
 	   representative in [-(q-1)/2, (q-1)/2] (src/mlkem/mlkem_inner.h): \
 	   7-layer NTT in place (in |a| < q); inverse NTT times 2^16 in place \

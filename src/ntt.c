@@ -205,6 +205,15 @@ fa_mq_poly_mul_ntt_portable(uint16_t *a, const uint16_t *b, unsigned logn)
 	}
 }
 
+/* The mq_poly_mul_by_ntt slot's portable kernel: the three steps. */
+void
+fa_mq_poly_mul_by_ntt_portable(uint16_t *a, const uint16_t *b, unsigned logn)
+{
+	fa_mq_ntt_portable(a, logn);
+	fa_mq_poly_mul_ntt_portable(a, b, logn);
+	fa_mq_intt_portable(a, logn);
+}
+
 /* ------------------------------------------------------------------ */
 /* Helpers on vectors. */
 
@@ -339,13 +348,18 @@ fa_verify_raw(const uint16_t *c0, const int16_t *s2,
 	uint16_t *t = (uint16_t *)(void *)tmp;   /* n values */
 	uint32_t sqn, overflow;
 
-	/* t = s2 * h mod q. */
+	/* t = s2 * h mod q: one chained call when the backend has one (a
+	   device keeps t resident), else the three steps on k's slots. */
 	for (u = 0; u < n; u ++) {
 		t[u] = (uint16_t)mq_from_signed(s2[u]);
 	}
-	fa_k_mq_ntt(k, t, logn);
-	fa_k_mq_poly_mul_ntt(k, t, h_ntt, logn);
-	fa_k_mq_intt(k, t, logn);
+	if (k->mq_poly_mul_by_ntt == NULL
+		|| k->mq_poly_mul_by_ntt(t, h_ntt, logn) != FA_KERNEL_DONE)
+	{
+		fa_k_mq_ntt(k, t, logn);
+		fa_k_mq_poly_mul_ntt(k, t, h_ntt, logn);
+		fa_k_mq_intt(k, t, logn);
+	}
 
 	/*
 	 * s1 = c0 - s2*h, centred in [-6144, 6144]; ||s1||^2 with

@@ -122,9 +122,9 @@ typedef struct {
 	uint16_t a[NMAX], b[NMAX];
 } mq_state;
 
-enum { MQ_NTT, MQ_INTT, MQ_MUL, MQ_COUNT };
+enum { MQ_NTT, MQ_INTT, MQ_MUL, MQ_MUL_BY_NTT, MQ_COUNT };
 static const char *const mq_names[MQ_COUNT] = {
-	"mq_ntt", "mq_intt", "mq_poly_mul_ntt"
+	"mq_ntt", "mq_intt", "mq_poly_mul_ntt", "mq_poly_mul_by_ntt"
 };
 
 static int mq_call(int id, int mode, const struct fa_kernels *be,
@@ -133,7 +133,9 @@ static int mq_call(int id, int mode, const struct fa_kernels *be,
 	switch (id) {
 	case MQ_NTT:  return CALL(mq_ntt, s->a, logn);
 	case MQ_INTT: return CALL(mq_intt, s->a, logn);
-	default:      return CALL(mq_poly_mul_ntt, s->a, s->b, logn);
+	case MQ_MUL:  return CALL(mq_poly_mul_ntt, s->a, s->b, logn);
+	/* a in coefficient form, b (random mod q) in NTT form */
+	default:      return CALL(mq_poly_mul_by_ntt, s->a, s->b, logn);
 	}
 }
 

@@ -8,7 +8,7 @@
  * result is the centred representative, so outputs are bit-identical
  * (tests/test_backends.c and tests/test_mlkem_backends.c check it). They
  * are the avx2 backend's ML-KEM slots (avx2_backend.c) and never decline,
- * except mlkem_decode for d = 11 and mlkem_cbd for eta = 3 (see there).
+ * except mlkem_cbd for eta = 3 (see there).
  *
  * Vector arithmetic (q = 3329, R = 2^16, lanes int16):
  *   mont(a*z) = hi16(a*z) - hi16(lo16(a * lo16(z q^-1)) * q)
@@ -479,7 +479,8 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
  * 2^(d-1)) / 2^d) is PMULHRSW(y 2^(15-d), q) = floor((y 2^(15-d) q +
  * 2^14) / 2^15), the same integer. A coefficient's bits span at most two
  * bytes when (d i mod 8) + d <= 16, true for d in {1, 4, 5, 10, 12};
- * d = 11 (ML-KEM-1024's du) is declined to the portable kernel.
+ * d = 11 (ML-KEM-1024's du) has its own path (decode11); other d are
+ * declined to the portable kernel.
  */
 static inline __m256i
 compress16(__m256i x, unsigned d)
@@ -585,6 +586,43 @@ decode_d(int16_t *a, const uint8_t *in, unsigned d, __m256i idx,
 	}
 }
 
+/* d = 11: a coefficient spans up to three bytes. Eight coefficients (11
+   bytes, broadcast to both 128-bit lanes) go to 32-bit lanes i: bytes
+   11 i / 8 .. + 2 (PSHUFB), shifted right by 11 i mod 8 (VPSRLVD),
+   masked; two such vectors packed to 16 bits, then Decompress_11 as
+   above. */
+static void
+decode11(int16_t *a, const uint8_t *in)
+{
+	const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 1, 2, 3, -1,
+		2, 3, 4, -1, 4, 5, 6, -1, 5, 6, 7, -1, 6, 7, 8, -1,
+		8, 9, 10, -1, 9, 10, 11, -1);
+	const __m256i sh = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+	const __m256i m11 = _mm256_set1_epi32(0x7FF);
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	uint8_t buf[32 * 11 + 16];
+	unsigned i;
+
+	memcpy(buf, in, 32 * 11);
+	memset(buf + 32 * 11, 0, 16);
+	for (i = 0; i < MLKEM_N; i += 16) {
+		const uint8_t *p = buf + 22 * (i >> 4);
+		__m256i lo = _mm256_broadcastsi128_si256(
+			_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m256i hi = _mm256_broadcastsi128_si256(
+			_mm_loadu_si128((const __m128i *)(const void *)(p + 11)));
+		__m256i v;
+
+		lo = _mm256_and_si256(_mm256_srlv_epi32(
+			_mm256_shuffle_epi8(lo, idx), sh), m11);
+		hi = _mm256_and_si256(_mm256_srlv_epi32(
+			_mm256_shuffle_epi8(hi, idx), sh), m11);
+		v = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);
+		_mm256_storeu_si256((__m256i *)(void *)(a + i),
+			_mm256_mulhrs_epi16(_mm256_slli_epi16(v, 4), q));
+	}
+}
+
 int
 fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d)
 {
@@ -593,6 +631,7 @@ fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d)
 	case 4:  decode_d(a, in, 4, DIDX(4), DMUL(4)); break;
 	case 5:  decode_d(a, in, 5, DIDX(5), DMUL(5)); break;
 	case 10: decode_d(a, in, 10, DIDX(10), DMUL(10)); break;
+	case 11: decode11(a, in); break;
 	case 12: decode_d(a, in, 12, DIDX(12), DMUL(12)); break;
 	default: return FA_KERNEL_FALLBACK;   /* the portable kernel runs */
 	}

@@ -37,7 +37,7 @@ int fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr,
    mlkem_encode). */
 int fa_mlkem_encode_avx2(uint8_t *out, const int16_t *a, unsigned d);
 /* ByteDecode_d (with Decompress_d for d < 12) (slot mlkem_decode);
-   declines d = 11 (and any d outside {1, 4, 5, 10, 12}). */
+   declines any d outside {1, 4, 5, 10, 11, 12}. */
 int fa_mlkem_decode_avx2(int16_t *a, const uint8_t *in, unsigned d);
 /* SamplePolyCBD_2 of 128 bytes (slot mlkem_cbd); declines eta = 3. */
 int fa_mlkem_cbd_avx2(int16_t *a, const uint8_t *buf, unsigned eta);

@@ -23,6 +23,7 @@
  * Verilator; the core library stays free of threads.)
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
 	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
-	"sz_load", "keccak_f1600", "ffsampling", "fs_tree"
+	"sz_load", "keccak_f1600", "mq_poly_mul_by_ntt", "ffsampling", "fs_tree"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -235,6 +236,28 @@ static int rtl_ntt_mul(uint16_t *a, const uint16_t *b, unsigned logn)
 	return mq_op(FA_RTL_K_NTT_MUL, FA_RTL_OP_NTT_MUL, a, b, logn);
 }
 
+/* a = iNTT(NTT(a) o b) in one device call (a resident between the ops);
+   the driver writes a only after the whole result was read back. */
+static int rtl_mul_by_ntt(uint16_t *a, const uint16_t *b, unsigned logn)
+{
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = transport();
+	if (t != NULL && ok_logn(logn)) {
+		if (fa_rtl_drv_mq_mul_by_ntt(t, a, b, logn,
+			&g_stats[FA_RTL_K_MQ_MUL_BY_NTT]) == 0)
+		{
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
 /*
  * Keccak-f[1600] on the device's Keccak unit (hw/keccak), when the device
  * has one (CONFIG.KECCAK; the Verilated model is built with it): the
@@ -425,6 +448,9 @@ static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
  * On any device error nothing of z0, z1 or ctx is written (the portable
  * kernel then runs from the original state). Off with FA_RTL_FFSAMPLING=0;
  * degrees below FA_RTL_MIN_LOGN stay on the host, as for every slot.
+ * FA_RTL_FS_TRACE=1 prints one line per command on stderr: the engine's
+ * cycles (CYCLES), those spent waiting for SamplerZ (FS_SZ_CYCLES) and the
+ * rest (vector work and recursion).
  */
 static struct {
 	int valid;
@@ -445,6 +471,25 @@ static int fs_enabled(fa_rtl_transport *t)
 		present = fa_rtl_drv_fs_present(t);
 	}
 	return env && present;
+}
+
+/* FA_RTL_FS_TRACE=1: the cycle split of the command just run. Caller
+   holds g_lock. */
+static void fs_trace(fa_rtl_transport *t, unsigned logn)
+{
+	static int env = -1;
+	uint32_t szc = 0, cyc = g_stats[FA_RTL_K_FFSAMPLING].last_cycles;
+
+	if (env < 0) {
+		const char *e = getenv("FA_RTL_FS_TRACE");
+
+		env = e != NULL && strcmp(e, "1") == 0;
+	}
+	if (env && fa_rtl_drv_fs_sz_cycles(t, &szc) == 0) {
+		fprintf(stderr, "rtl ffsampling logn %u: %lu cycles, %lu waiting "
+			"for SamplerZ, %lu outside\n", logn, (unsigned long)cyc,
+			(unsigned long)szc, (unsigned long)(cyc - szc));
+	}
 }
 
 /* Caller holds g_lock. */
@@ -514,6 +559,7 @@ static int ffsampling_locked(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 	memcpy(g_sz.state, ctx->p.state, sizeof g_sz.state);
 	g_sz.ptr = nptr;
 	g_sz.valid = 1;
+	fs_trace(t, logn);
 	memcpy(z0, b0, n * sizeof(fpr));
 	memcpy(z1, b1, n * sizeof(fpr));
 	return FA_KERNEL_DONE;
@@ -551,5 +597,6 @@ const struct fa_kernels fa_backend_rtl = {
 	.samplerz = rtl_samplerz,
 	.samplerz_pair = rtl_samplerz_pair,
 	.keccak_f1600 = rtl_keccak_f1600,
+	.mq_poly_mul_by_ntt = rtl_mul_by_ntt,
 	.ffsampling = rtl_ffsampling,
 };

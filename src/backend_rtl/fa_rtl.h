@@ -42,7 +42,7 @@ enum {
 	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
 	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
-	FA_RTL_K_KECCAK, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE, FA_RTL_K_COUNT
+	FA_RTL_K_KECCAK, FA_RTL_K_MQ_MUL_BY_NTT, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE, FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -65,6 +65,10 @@ void fa_rtl_samplerz_force(int on);
 int fa_rtl_drv_fpr_op(fa_rtl_transport *t, unsigned op, uint64_t *a,
 	const uint64_t *b, uint64_t c, unsigned logn, fa_rtl_kstat *st);
 int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
+	const uint16_t *b, unsigned logn, fa_rtl_kstat *st);
+/* a = iNTT(NTT(a) o b) (b in NTT form) with a kept in the device between
+   the three ops (loaded once, read back once); a written only on success. */
+int fa_rtl_drv_mq_mul_by_ntt(fa_rtl_transport *t, uint16_t *a,
 	const uint16_t *b, unsigned logn, fa_rtl_kstat *st);
 /* SamplerZ unit (ops SZ_LOAD, SAMPLERZ). sz_load: the PRNG key (fa_prng
    state bytes 0..47), the block counter of the buffer to generate and the
@@ -113,6 +117,8 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	const uint64_t *t1, uint64_t *z0, uint64_t *z1, unsigned logn,
 	uint64_t sigma_min, unsigned max_trials, uint32_t wdog, uint64_t *ctr,
 	unsigned *ptr, fa_rtl_kstat *st);
+/* FS_SZ_CYCLES: cycles of the last FFSAMPLING spent waiting for SamplerZ. */
+int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles);
 /* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
    accepted and completed). */
 int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,

@@ -84,6 +84,7 @@
 #define FA_RTL_FS_RESULT_ERR_MASK 0x7u  /* enum FSERR */
 #define FA_RTL_FS_RESULT_SAMPLES_LSB 16u
 #define FA_RTL_FS_RESULT_SAMPLES_MASK 0xFFFF0000u  /* SamplerZ calls made (2n when it succeeded) */
+#define FA_RTL_REG_FS_SZ_CYCLES 0x00ECu  /* ro: Engine cycles of the last FFSAMPLING spent waiting for SamplerZ (the rest of CYCLES is the vector work and the recursion, the same for every key, target and PRNG state of a degree). */
 #define FA_RTL_ID_VALUE 0x46414C43u
 #define FA_RTL_WIN_FFT_A 0x4000u  /* size 0x2000: FFT operand A (transforms work here), fpr u (0 <= u < n) at 8u (low word) and 8u+4 (high word), the library's layout (re[0..n/2), im[0..n/2)). */
 #define FA_RTL_WIN_FFT_B 0x6000u  /* size 0x2000: FFT operand B (second operand of the vector ops; scratch for transforms). */

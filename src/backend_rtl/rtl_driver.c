@@ -225,6 +225,57 @@ int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
 	return 0;
 }
 
+/* a = iNTT(NTT(a) o b) with a resident in NTT_A between the three ops:
+   B is loaded after the forward NTT (the transforms use NTT_B as
+   scratch). The three compute times add up in st. */
+int fa_rtl_drv_mq_mul_by_ntt(fa_rtl_transport *t, uint16_t *a,
+	const uint16_t *b, unsigned logn, fa_rtl_kstat *st)
+{
+	static const unsigned ops[3] = {
+		FA_RTL_OP_NTT, FA_RTL_OP_NTT_MUL, FA_RTL_OP_INTT
+	};
+	uint32_t w[1024], cyc = 0, c;
+	size_t i, n = (size_t)1 << logn;
+	uint64_t t0;
+	unsigned s;
+	int r;
+
+	t0 = now(t);
+	if (wr(t, FA_RTL_REG_LOGN, logn) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i ++) {
+		w[i] = a[i];
+	}
+	if (put_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+		return -1;
+	}
+	for (s = 0; s < 3; s ++) {
+		if (s == 1) {
+			for (i = 0; i < n; i ++) {
+				w[i] = b[i];
+			}
+			if (put_words(t, FA_RTL_TARGET_NTT_B, w, n) != 0) {
+				return -1;
+			}
+		}
+		c = 0;
+		r = fa_rtl_drv_start(t, ops[s], logn, &c);
+		if (r != 0) {
+			return r;
+		}
+		cyc += c;
+	}
+	if (get_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i ++) {
+		a[i] = (uint16_t)w[i];
+	}
+	account(st, logn, cyc, t0, now(t));
+	return 0;
+}
+
 /* 64-bit value to a LO/HI register pair (LO at off, HI at off + 4). */
 static int wr64(fa_rtl_transport *t, uint32_t off, uint64_t v)
 {
@@ -506,4 +557,9 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	*ptr = p;
 	account(st, logn, cyc, tc, now(t));
 	return 0;
+}
+
+int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles)
+{
+	return rd(t, FA_RTL_REG_FS_SZ_CYCLES, cycles) != 0 ? -1 : 0;
 }

@@ -50,7 +50,9 @@
 //   sigma_min or leaf, BerExp range, trial watchdog). On an error z0/z1
 //   are unspecified and the PRNG has advanced by what was consumed.
 //   start_i while busy is an illegal request: refused_o pulses, the running
-//   command goes on. cycles_o / samples_o: cycles and SamplerZ calls of the
+//   command goes on. sz_cycles_o: the cycles of the last command spent
+//   waiting for SamplerZ (state S_SZW; the rest is the vector work and the
+//   recursion, data-independent). cycles_o / samples_o: cycles and SamplerZ calls of the
 //   last command.
 // The PRNG is outside (sampler_prng's byte port), so that the engine can
 // share the accelerator's generator; its state after a command is the
@@ -85,6 +87,7 @@ module ffsamp_engine #(
 	output reg         done_o,
 	output reg  [2:0]  err_o,
 	output reg  [31:0] cycles_o,
+	output reg  [31:0] sz_cycles_o,
 	output reg  [15:0] samples_o,
 	output reg         refused_o,
 	// byte port of sampler_prng
@@ -225,7 +228,7 @@ module ffsamp_engine #(
 	reg         tree_ok_q;
 	reg  [63:0] smin_q;
 	reg  [7:0]  maxt_q;
-	reg  [31:0] wdog_q, cyc_q;
+	reg  [31:0] wdog_q, cyc_q, szc_q;
 	reg  [2:0]  err_q;
 	reg  [15:0] nsamp_q;
 
@@ -414,7 +417,8 @@ module ffsamp_engine #(
 		if (!rst_ni) begin
 			st_q <= S_IDLE; logn_q <= 4'd1; d_q <= 4'd0; tree_logn_q <= 4'd0;
 			tree_ok_q <= 1'b0; smin_q <= 64'd0; maxt_q <= 8'd0; wdog_q <= 32'd0;
-			cyc_q <= 32'd0; err_q <= ERR_OK; nsamp_q <= 16'd0;
+			cyc_q <= 32'd0; err_q <= ERR_OK; nsamp_q <= 16'd0; szc_q <= 32'd0;
+			sz_cycles_o <= 32'd0;
 			kind_q <= K_SPLIT; pc_q <= 6'd0; k_q <= 11'd0; kcnt_q <= 11'd0;
 			ba_q <= 16'd0; bb_q <= 16'd0; bc_q <= 16'd0; bd_q <= 16'd0; be_q <= 16'd0;
 			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= 16'd0; wbl_q <= 5'd0;
@@ -439,6 +443,7 @@ module ffsamp_engine #(
 				end
 			end
 			if (busy) cyc_q <= cyc_q + 32'd1;
+			if (st_q == S_SZW) szc_q <= szc_q + 32'd1;
 
 			// write-back: pipelines move on every cycle; a result clears
 			// its register's pending bit (issue below may set another)
@@ -460,7 +465,7 @@ module ffsamp_engine #(
 			end else
 			case (st_q)
 			S_IDLE: if (start_i) begin
-				cyc_q <= 32'd0; nsamp_q <= 16'd0;
+				cyc_q <= 32'd0; nsamp_q <= 16'd0; szc_q <= 32'd0;
 				wdog_q <= (wdog_i == 32'd0) ? 32'hFFFFFFFF : wdog_i;
 				smin_q <= sigma_min_i; maxt_q <= max_trials_i;
 				logn_q <= logn_i; d_q <= 4'd0; err_q <= ERR_OK;
@@ -590,7 +595,7 @@ module ffsamp_engine #(
 			S_ABORT: if (!sz_busy && pend_q == 16'd0) st_q <= S_DONE;
 			S_DONE: begin
 				done_o <= 1'b1; err_o <= err_q;
-				cycles_o <= cyc_q; samples_o <= nsamp_q;
+				cycles_o <= cyc_q; samples_o <= nsamp_q; sz_cycles_o <= szc_q;
 				pend_q <= 16'd0;
 				st_q <= S_IDLE;
 			end

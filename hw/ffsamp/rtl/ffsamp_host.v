@@ -22,6 +22,8 @@
 //   FS_WDOG   the command's cycle limit (0 = 2^32 - 1).
 //   FS_RESULT ERR [2:0] (enum FSERR) and SAMPLES [31:16] of the last
 //             FFSAMPLING.
+//   FS_SZ_CYCLES  engine cycles of the last FFSAMPLING spent waiting for
+//             SamplerZ (cycles_o: all of its engine cycles).
 // Command: cmd_start_i with logn_i, sigma_min_i, max_trials_i. Without a
 // loaded PRNG (prng_loaded_i = 0) the engine is not started: done_o the
 // next cycle with FSERR NOSEED (4). Else done_o when the engine ends, with
@@ -113,6 +115,7 @@ module ffsamp_host #(
 		`FA_REG_FS_TREE:   reg_rdata_o = {27'd0, tree_ok, tlogn_q};
 		`FA_REG_FS_WDOG:   reg_rdata_o = wdog_q;
 		`FA_REG_FS_RESULT: reg_rdata_o = {res_samp_q, 13'd0, res_err_q};
+		`FA_REG_FS_SZ_CYCLES: reg_rdata_o = e_szc;
 		default:           reg_rdata_o = 32'd0;
 		endcase
 	end
@@ -121,6 +124,7 @@ module ffsamp_host #(
 	wire        e_done, e_busy;
 	wire [2:0]  e_err;
 	wire [15:0] e_samples;
+	wire [31:0] e_szc;
 	reg         nos_q;                  // refused for want of a PRNG state
 	ffsamp_engine #(.MAXLOGN(MAXLOGN)) u_engine (
 		.clk_i(clk_i), .rst_ni(rst_ni),
@@ -130,6 +134,7 @@ module ffsamp_host #(
 		.start_i(cmd_start_i & prng_loaded_i), .logn_i(logn_i),
 		.sigma_min_i(sigma_min_i), .max_trials_i(max_trials_i), .wdog_i(wdog_q),
 		.busy_o(e_busy), .done_o(e_done), .err_o(e_err), .cycles_o(cycles_o),
+		.sz_cycles_o(e_szc),
 		.samples_o(e_samples), .refused_o(),
 		.rd_valid_o(rd_valid_o), .rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i),
 		.rd_byte_i(rd_byte_i));

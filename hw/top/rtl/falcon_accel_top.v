@@ -280,7 +280,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_SZ_STATE_CTR_LO: reg_rdata = sz_ctr[31:0];
 		`FA_REG_SZ_STATE_CTR_HI: reg_rdata = sz_ctr[63:32];
 		`FA_REG_SZ_STATE_PTR: reg_rdata = {23'd0, sz_ptr};
-		`FA_REG_FS_TREE, `FA_REG_FS_WDOG, `FA_REG_FS_RESULT: begin
+		`FA_REG_FS_TREE, `FA_REG_FS_WDOG, `FA_REG_FS_RESULT, `FA_REG_FS_SZ_CYCLES: begin
 			reg_rdata = fs_reg_rdata; reg_rok = (FFSAMP != 0);
 		end
 		default: begin     reg_rdata = 32'd0; reg_rok = 1'b0; end
