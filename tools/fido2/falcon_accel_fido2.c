@@ -19,8 +19,8 @@
 #include "fido2_ctap2.h"
 #include "fido2_store_file.h"
 #include "fido2_sha256.h"
+#include "fido2_udp.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -28,14 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct {
-	int sock;
-	struct sockaddr_in reply;
+	fido2_udp udp;
 	int prompt;
 	fido2_hid hid;
 	fido2_auth auth;
@@ -52,40 +49,20 @@ on_signal(int sig)
 	g_stop = 1;
 }
 
-static uint32_t
-now_ms(void *user)
-{
-	struct timespec ts;
-	(void)user;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
-}
+#define now_ms fido2_host_now_ms
 
 static int
 rng(void *user, void *buf, size_t len)
 {
-	uint8_t *p = buf;
 	(void)user;
-	while (len > 0) {
-		ssize_t r = getrandom(p, len, 0);
-		if (r < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return -1;
-		}
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
+	return fido2_host_random(buf, len);
 }
 
 static void
 send_report(void *user, const uint8_t rpt[64])
 {
 	daemon_ctx *d = user;
-	(void)sendto(d->sock, rpt, 64, 0, (struct sockaddr *)&d->reply,
-		sizeof d->reply);
+	fido2_udp_send(&d->udp, rpt);
 }
 
 /* Console prompt: y approves, anything else denies; KEEPALIVE every
@@ -113,7 +90,7 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 	for (;;) {
 		struct pollfd pf[2];
 		pf[0].fd = 0; pf[0].events = POLLIN;
-		pf[1].fd = d->sock; pf[1].events = POLLIN;
+		pf[1].fd = d->udp.sock; pf[1].events = POLLIN;
 		fido2_hid_keepalive(&d->hid, FIDO2_HID_KA_UPNEEDED);
 		if (poll(pf, 2, 100) < 0 && errno != EINTR) {
 			return FIDO2_UP_DENIED;
@@ -123,7 +100,7 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 		}
 		if (pf[1].revents & POLLIN) {
 			uint8_t rpt[64];
-			ssize_t n = recv(d->sock, rpt, sizeof rpt, 0);
+			ssize_t n = recv(d->udp.sock, rpt, sizeof rpt, 0);
 			if (n == 64 && fido2_hid_poll_busy(&d->hid, rpt)) {
 				fprintf(stderr, "cancelled\n");
 				return FIDO2_UP_CANCEL;
@@ -176,25 +153,12 @@ usage(void)
 		" [--reply-port 7112] [--user-presence auto|prompt]\n");
 }
 
-static int
-parse_port(const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*s == 0 || *end != 0 || v < 1 || v > 65535) {
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
 	static daemon_ctx d;
 	const char *state = NULL;
 	int port = 8111, reply_port = 7112, i;
-	struct sockaddr_in addr;
 	struct sigaction sa;
 
 	for (i = 1; i < argc; i++) {
@@ -212,12 +176,12 @@ main(int argc, char **argv)
 		if (strcmp(a, "--state") == 0) {
 			state = v;
 		} else if (strcmp(a, "--port") == 0) {
-			if (parse_port(v, &port) != 0) {
+			if (fido2_udp_parse_port(v, &port) != 0) {
 				fprintf(stderr, "falcon-accel-fido2: bad --port '%s'\n", v);
 				return 2;
 			}
 		} else if (strcmp(a, "--reply-port") == 0) {
-			if (parse_port(v, &reply_port) != 0) {
+			if (fido2_udp_parse_port(v, &reply_port) != 0) {
 				fprintf(stderr, "falcon-accel-fido2: bad --reply-port '%s'\n", v);
 				return 2;
 			}
@@ -262,24 +226,9 @@ main(int argc, char **argv)
 	}
 	fido2_hid_init(&d.hid, send_report, handle, wink, &d);
 
-	d.sock = socket(AF_INET, SOCK_DGRAM, 0);
-	if (d.sock < 0) {
-		perror("falcon-accel-fido2: socket");
+	if (fido2_udp_open(&d.udp, "falcon-accel-fido2", port, reply_port) != 0) {
 		return 2;
 	}
-	memset(&addr, 0, sizeof addr);
-	addr.sin_family = AF_INET;
-	addr.sin_port = htons((uint16_t)port);
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(d.sock, (struct sockaddr *)&addr, sizeof addr) != 0) {
-		fprintf(stderr, "falcon-accel-fido2: bind 127.0.0.1:%d: %s\n",
-			port, strerror(errno));
-		return 2;
-	}
-	memset(&d.reply, 0, sizeof d.reply);
-	d.reply.sin_family = AF_INET;
-	d.reply.sin_port = htons((uint16_t)reply_port);
-	d.reply.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -292,23 +241,15 @@ main(int argc, char **argv)
 		d.store.ncreds, fa_backend_name(fa_backend_default()),
 		d.prompt ? "prompt" : "auto");
 	while (!g_stop) {
-		struct pollfd pf;
-		pf.fd = d.sock;
-		pf.events = POLLIN;
-		if (poll(&pf, 1, 100) > 0 && (pf.revents & POLLIN)) {
-			uint8_t rpt[65];
-			ssize_t n = recv(d.sock, rpt, sizeof rpt, 0);
-			if (n == 64) {
-				fido2_hid_input(&d.hid, rpt, now_ms(NULL));
-			} else if (n >= 0) {
-				fprintf(stderr, "falcon-accel-fido2: dropped a %zd-byte"
-					" datagram (reports are 64 bytes)\n", n);
-			}
+		uint8_t rpt[64];
+
+		if (fido2_udp_recv(&d.udp, rpt, 100) == 1) {
+			fido2_hid_input(&d.hid, rpt, now_ms(NULL));
 		}
 		fido2_hid_tick(&d.hid, now_ms(NULL));
 	}
 	fido2_wipe(&d.auth, sizeof d.auth);
 	free(d.tmp);
-	close(d.sock);
+	fido2_udp_close(&d.udp);
 	return 0;
 }

@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "fido2_soc.h"
+#include "fido2_udp.h"
 #include "soc_client.h"
 #include "soc_proto.h"
 
@@ -78,29 +79,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint32_t host_now_ms(void *user)
-{
-	(void)user;
-	return (uint32_t)(uint64_t)(now_s() * 1000.0);
-}
-
-static int entropy(uint8_t *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t r = getrandom(p, len, 0);
-
-		if (r < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return -1;
-		}
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
 }
 
 /* ---- the flash image file (--core host; the simulator has its own) */
@@ -190,8 +168,7 @@ static void *soc_worker(void *arg)
 	return NULL;
 }
 
-static void send_keepalive(int sock, const struct sockaddr_in *to,
-	const uint8_t *cid)
+static void send_keepalive(fido2_udp *u, const uint8_t *cid)
 {
 	uint8_t r[64];
 
@@ -201,7 +178,7 @@ static void send_keepalive(int sock, const struct sockaddr_in *to,
 	r[5] = 0;
 	r[6] = 1;
 	r[7] = FIDO2_HID_KA_PROCESSING;
-	(void)sendto(sock, r, 64, 0, (const struct sockaddr *)to, sizeof *to);
+	fido2_udp_send(u, r);
 }
 
 /* Which reports complete a CBOR or MSG request (the ones the firmware may
@@ -245,18 +222,6 @@ static void usage(void)
 		" [--mode fw|accel|dma] [--sim PATH] [--fw PATH] [--cycle-log FILE]\n");
 }
 
-static int parse_port(const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == 0 || *end != 0 || v < 1 || v > 65535) {
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static fido2_soc_dev dev;
@@ -264,8 +229,8 @@ int main(int argc, char **argv)
 	static soc_job job;
 	const char *state = NULL, *sim = NULL, *fw = NULL, *cycle_log = NULL;
 	int port = 8111, reply_port = 7112, host_core = 0, mode = FA_SOC_MODE_DMA;
-	int sock, i, pipefd[2], status = 0;
-	struct sockaddr_in addr, reply;
+	int i, pipefd[2], status = 0;
+	fido2_udp udp;
 	struct sigaction sa;
 	fa_soc *soc = NULL;
 	FILE *clog = NULL;
@@ -289,7 +254,7 @@ int main(int argc, char **argv)
 		if (strcmp(a, "--state") == 0) {
 			state = v;
 		} else if (strcmp(a, "--port") == 0 || strcmp(a, "--reply-port") == 0) {
-			if (parse_port(v, a[2] == 'p' ? &port : &reply_port) != 0) {
+			if (fido2_udp_parse_port(v, a[2] == 'p' ? &port : &reply_port) != 0) {
 				fprintf(stderr, "falcon-accel-fido2-soc: bad %s '%s'\n", a, v);
 				return 2;
 			}
@@ -369,7 +334,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		fido2_soc_dev_setup(&dev, fa_backend_default(), g_flash, tmp,
-			host_now_ms, NULL);
+			fido2_host_now_ms, NULL);
 	} else {
 		char base[16], size[16];
 		const char *extra[7];
@@ -417,24 +382,9 @@ int main(int argc, char **argv)
 		job.done_fd = pipefd[1];
 	}
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	if (sock < 0) {
-		perror("falcon-accel-fido2-soc: socket");
+	if (fido2_udp_open(&udp, "falcon-accel-fido2-soc", port, reply_port) != 0) {
 		return 2;
 	}
-	memset(&addr, 0, sizeof addr);
-	addr.sin_family = AF_INET;
-	addr.sin_port = htons((uint16_t)port);
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(sock, (struct sockaddr *)&addr, sizeof addr) != 0) {
-		fprintf(stderr, "falcon-accel-fido2-soc: bind 127.0.0.1:%d: %s\n",
-			port, strerror(errno));
-		return 2;
-	}
-	memset(&reply, 0, sizeof reply);
-	reply.sin_family = AF_INET;
-	reply.sin_port = htons((uint16_t)reply_port);
-	reply.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -449,8 +399,7 @@ int main(int argc, char **argv)
 		: fa_soc_mode_name((unsigned)mode));
 
 	while (!g_stop) {
-		struct pollfd pf;
-		uint8_t rpt[65];
+		uint8_t rpt[64];
 		const uint8_t *rout;
 		uint32_t rout_len;
 		int cmd;
@@ -458,26 +407,15 @@ int main(int argc, char **argv)
 		uint64_t cycles = 0;
 		uint32_t acc = 0, kcalls = 0, dmac = 0;
 		double t0, wall;
-		ssize_t n;
 
-		pf.fd = sock;
-		pf.events = POLLIN;
-		if (poll(&pf, 1, 100) <= 0 || !(pf.revents & POLLIN)) {
-			continue;
-		}
-		n = recv(sock, rpt, sizeof rpt, 0);
-		if (n != 64) {
-			if (n >= 0) {
-				fprintf(stderr, "falcon-accel-fido2-soc: dropped a %zd-byte"
-					" datagram (reports are 64 bytes)\n", n);
-			}
+		if (fido2_udp_recv(&udp, rpt, 100) != 1) {
 			continue;
 		}
 		t0 = now_s();
 		if (host_core) {
 			uint8_t ent[FIDO2_SOC_ENTROPY];
 
-			if (entropy(ent, sizeof ent) != 0
+			if (fido2_host_random(ent, sizeof ent) != 0
 				|| fido2_soc_dev_report(&dev, ent, sizeof ent, rpt, out,
 					&rout_len) != 0)
 			{
@@ -501,7 +439,7 @@ int main(int argc, char **argv)
 			int ka;
 			char c;
 
-			if (entropy(job.req, FIDO2_SOC_ENTROPY) != 0) {
+			if (fido2_host_random(job.req, FIDO2_SOC_ENTROPY) != 0) {
 				fprintf(stderr, "falcon-accel-fido2-soc: no entropy\n");
 				status = 1;
 				break;
@@ -523,7 +461,7 @@ int main(int argc, char **argv)
 				/* a CBOR/MSG request the firmware is still computing:
 				   KEEPALIVE on its channel */
 				if (ka && now_s() - last_ka >= 0.1) {
-					send_keepalive(sock, &reply, rpt);
+					send_keepalive(&udp, rpt);
 					last_ka = now_s();
 				}
 			}
@@ -557,8 +495,7 @@ int main(int argc, char **argv)
 		}
 		wall = now_s() - t0;
 		for (uint32_t k = 0; k + 64 <= rout_len; k += 64) {
-			(void)sendto(sock, rout + k, 64, 0, (struct sockaddr *)&reply,
-				sizeof reply);
+			fido2_udp_send(&udp, rout + k);
 		}
 		if (cmd >= 0) {
 			ncmd ++;
@@ -592,7 +529,7 @@ int main(int argc, char **argv)
 		fclose(clog);
 	}
 	free(tmp);
-	close(sock);
+	fido2_udp_close(&udp);
 	(void)ncmd;
 	return status;
 }
