@@ -168,8 +168,8 @@ static int decode_privkey(int8_t *f, int8_t *g, int8_t *F,
  * Decode f, g, F, recompute G and check that the key is one keygen could
  * have produced: f invertible mod q, |G| <= 127, fG - gF = q exactly
  * (privkey_check.c), ||(f, g)||^2 < 16823 and the Gram-Schmidt bound of
- * keygen's step 3. The last two bound the Gram-Schmidt norm of the basis
- * by 1.17 sqrt(q), which keeps every leaf sigma of the LDL tree in
+ * keygen's step 3 (its Parseval form, keygen.c). The last two bound the
+ * Gram-Schmidt norm of the basis by 1.17 sqrt(q), which keeps every leaf sigma of the LDL tree in
  * [sigma_min, sigma_max]: SamplerZ's acceptance rate and the signature
  * rejection rate are then those of genuine keys. Any failure:
  * FA_ERR_KEY. tmp: 8-byte aligned internally, needs FA_TMPSIZE_PRIVCHECK
@@ -193,7 +193,7 @@ static int decode_privkey_full(int8_t *f, int8_t *g, int8_t *F, int8_t *G,
 	ok = fa_complete_private(G, f, g, F, logn, t, k);
 	ok &= fa_ntru_equation_ok(f, g, F, G, logn, t);
 	ok &= fa_fg_norm_ok(f, g, logn);
-	ok &= fa_gs_norm_ok(f, g, logn, (fpr *)(void *)t, k);
+	ok &= fa_gs_norm_ok_parseval(f, g, logn, (fpr *)(void *)t, k);
 	/* declassified: the verdict only rejects a key */
 	if (!fa_declassify_int(ok)) {
 		return FA_ERR_KEY;

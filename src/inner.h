@@ -182,6 +182,11 @@ int fa_fg_norm_ok(const int8_t *f, const int8_t *g, unsigned logn);
    below 16822.4121. tmp: 3n fpr. */
 int fa_gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
 	fpr *tmp, const struct fa_kernels *k);
+/* The same bound by Parseval's identity (no inverse FFTs), with a
+   relative margin of 2^-20 so that every keygen key passes: the private-key
+   decoder's check (keygen.c). tmp: 3n fpr. */
+int fa_gs_norm_ok_parseval(const int8_t *f, const int8_t *g, unsigned logn,
+	fpr *tmp, const struct fa_kernels *k);
 /* Checksum of an expanded key body (nw 64-bit words). */
 uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
 	unsigned logn);

@@ -16,6 +16,9 @@
  *  - the attempt bound: the signing loop on a non-trapdoor basis returns
  *    after exactly max_attempts (inner API) and fa_sign_tree on such an
  *    expanded key (valid checksum) returns FA_ERR_SIGN_ATTEMPTS.
+ *  - the decoder's Parseval form of keygen's Gram-Schmidt bound
+ *    (fa_gs_norm_ok_parseval) agrees with keygen's (fa_gs_norm_ok) on
+ *    genuine keys and on random (f, g) on both sides of the bound;
  *  - measured per-attempt rejection rates of genuine keys (printed).
  */
 #include "test_util.h"
@@ -493,6 +496,52 @@ static void measure_rejection(unsigned logn, unsigned keys, unsigned sigs)
 	CHECK(rate < 0.45, "logn=%u rate %.3f", logn, rate);
 }
 
+/* fa_gs_norm_ok_parseval vs fa_gs_norm_ok: genuine (f, g) pass both;
+   random (f, g) with coefficients uniform in [-a, a], a from 0.5 a0 to
+   1.375 a0 where a0^2 n = 3 * 8411 (uniform variance about keygen's
+   sigma^2 = 1.17^2 q / (2n)), so that both verdicts occur, get the same
+   verdict from both (the margin of 2^-20 makes a
+   disagreement possible only within it, which these draws never reach). */
+static void test_gs_parseval(unsigned logn)
+{
+	static uint8_t sk[FA_PRIVKEY_SIZE(10)], pk[FA_PUBKEY_SIZE(10)];
+	static int8_t f[1024], g[1024], F[1024], G[1024];
+	const struct fa_kernels *k = fa_kernels_resolve(NULL);
+	fpr *t = fa_align8(tmp);
+	size_t u, n = (size_t)1 << logn;
+	uint64_t seed = 0x9A5E7A1ull + logn;
+	unsigned i, a, a0 = 1, acc = 0, rej = 0, same = 1;
+
+	keypair(logn, 7, sk, pk);
+	split_key(f, g, F, G, sk, logn);
+	CHECK(fa_gs_norm_ok(f, g, logn, t, k)
+		&& fa_gs_norm_ok_parseval(f, g, logn, t, k),
+		"logn=%u: genuine key passes both Gram-Schmidt checks", logn);
+	while ((size_t)a0 * a0 * n < 3 * 8411) {
+		a0 ++;
+	}
+	for (i = 0; i < 64; i ++) {
+		int e, p;
+
+		a = a0 * (4 + (i & 7)) / 8;
+		a = a < 1 ? 1 : a > 127 ? 127 : a;
+		for (u = 0; u < n; u ++) {
+			f[u] = (int8_t)((int)(tu_rand64(&seed) % (2 * a + 1)) - (int)a);
+			g[u] = (int8_t)((int)(tu_rand64(&seed) % (2 * a + 1)) - (int)a);
+		}
+		e = fa_gs_norm_ok(f, g, logn, t, k);
+		p = fa_gs_norm_ok_parseval(f, g, logn, t, k);
+		same &= e == p;
+		acc += (unsigned)e;
+		rej += (unsigned)!e;
+	}
+	CHECK(same, "logn=%u: Parseval and inverse-FFT Gram-Schmidt checks "
+		"agree on 64 random (f, g)", logn);
+	CHECK(logn < 3 || (acc > 0 && rej > 0),
+		"logn=%u: both verdicts drawn (%u accepted, %u rejected)", logn,
+		acc, rej);
+}
+
 int main(void)
 {
 	unsigned logn;
@@ -509,6 +558,7 @@ int main(void)
 		test_equation_checker(logn);
 		test_swapped(logn);
 		test_genuine_and_expanded(logn);
+		test_gs_parseval(logn);
 	}
 	test_random_keys(1, 20000);
 	printf("attempt bound\n");
