@@ -185,41 +185,55 @@ int fa_rtl_drv_fpr_op(fa_rtl_transport *t, unsigned op, uint64_t *a,
 	return 0;
 }
 
+/* n values mod q to / from an NTT window (one 32-bit word each). */
+static int put_mq(fa_rtl_transport *t, uint32_t target, const uint16_t *a,
+	size_t n)
+{
+	uint32_t w[1024];
+	size_t i;
+
+	for (i = 0; i < n; i ++) {
+		w[i] = a[i];
+	}
+	return put_words(t, target, w, n);
+}
+
+static int get_mq(fa_rtl_transport *t, uint32_t target, uint16_t *a,
+	size_t n)
+{
+	uint32_t w[1024];
+	size_t i;
+
+	if (get_words(t, target, w, n) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i ++) {
+		a[i] = (uint16_t)w[i];
+	}
+	return 0;
+}
+
 int fa_rtl_drv_mq_op(fa_rtl_transport *t, unsigned op, uint16_t *a,
 	const uint16_t *b, unsigned logn, fa_rtl_kstat *st)
 {
-	uint32_t w[1024], cyc = 0;
-	size_t i, n = (size_t)1 << logn;
+	uint32_t cyc = 0;
+	size_t n = (size_t)1 << logn;
 	uint64_t t0;
 	int r;
 
 	t0 = now(t);
-	if (wr(t, FA_RTL_REG_LOGN, logn) != 0) {
+	if (wr(t, FA_RTL_REG_LOGN, logn) != 0
+		|| put_mq(t, FA_RTL_TARGET_NTT_A, a, n) != 0
+		|| (b != NULL && put_mq(t, FA_RTL_TARGET_NTT_B, b, n) != 0))
+	{
 		return -1;
-	}
-	for (i = 0; i < n; i ++) {
-		w[i] = a[i];
-	}
-	if (put_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
-		return -1;
-	}
-	if (b != NULL) {
-		for (i = 0; i < n; i ++) {
-			w[i] = b[i];
-		}
-		if (put_words(t, FA_RTL_TARGET_NTT_B, w, n) != 0) {
-			return -1;
-		}
 	}
 	r = fa_rtl_drv_start(t, op, logn, &cyc);
 	if (r != 0) {
 		return r;
 	}
-	if (get_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+	if (get_mq(t, FA_RTL_TARGET_NTT_A, a, n) != 0) {
 		return -1;
-	}
-	for (i = 0; i < n; i ++) {
-		a[i] = (uint16_t)w[i];
 	}
 	account(st, logn, cyc, t0, now(t));
 	return 0;
@@ -234,30 +248,21 @@ int fa_rtl_drv_mq_mul_by_ntt(fa_rtl_transport *t, uint16_t *a,
 	static const unsigned ops[3] = {
 		FA_RTL_OP_NTT, FA_RTL_OP_NTT_MUL, FA_RTL_OP_INTT
 	};
-	uint32_t w[1024], cyc = 0, c;
-	size_t i, n = (size_t)1 << logn;
+	uint32_t cyc = 0, c;
+	size_t n = (size_t)1 << logn;
 	uint64_t t0;
 	unsigned s;
 	int r;
 
 	t0 = now(t);
-	if (wr(t, FA_RTL_REG_LOGN, logn) != 0) {
-		return -1;
-	}
-	for (i = 0; i < n; i ++) {
-		w[i] = a[i];
-	}
-	if (put_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+	if (wr(t, FA_RTL_REG_LOGN, logn) != 0
+		|| put_mq(t, FA_RTL_TARGET_NTT_A, a, n) != 0)
+	{
 		return -1;
 	}
 	for (s = 0; s < 3; s ++) {
-		if (s == 1) {
-			for (i = 0; i < n; i ++) {
-				w[i] = b[i];
-			}
-			if (put_words(t, FA_RTL_TARGET_NTT_B, w, n) != 0) {
-				return -1;
-			}
+		if (s == 1 && put_mq(t, FA_RTL_TARGET_NTT_B, b, n) != 0) {
+			return -1;
 		}
 		c = 0;
 		r = fa_rtl_drv_start(t, ops[s], logn, &c);
@@ -266,11 +271,8 @@ int fa_rtl_drv_mq_mul_by_ntt(fa_rtl_transport *t, uint16_t *a,
 		}
 		cyc += c;
 	}
-	if (get_words(t, FA_RTL_TARGET_NTT_A, w, n) != 0) {
+	if (get_mq(t, FA_RTL_TARGET_NTT_A, a, n) != 0) {
 		return -1;
-	}
-	for (i = 0; i < n; i ++) {
-		a[i] = (uint16_t)w[i];
 	}
 	account(st, logn, cyc, t0, now(t));
 	return 0;
