@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generate src/ntru_primes.c: the small primes of the NTRU solver (ntru.c).
+"""Generate src/ntru_primes.c: the small primes of the NTRU solver (kgen_*.c).
 
 Each entry is {p, g, s, p0i, r2}:
   p  a prime with 2^31 - 2^24 < p < 2^31 and p = 1 mod 2048, in decreasing
      order starting below 2^31 (so that a product of k primes exceeds
-     2^(31k - k/64), which ntru.c relies on when it counts primes);
+     2^(31k - k/64), which kgen_solver.c relies on when it counts primes);
   g  a primitive 2048-th root of unity mod p (g^1024 = -1 mod p), used for
      the negacyclic NTT of every size up to 1024;
   s  the inverse mod p of the product of all previous primes (Garner's CRT

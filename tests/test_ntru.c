@@ -1,5 +1,5 @@
 /*
- * test_ntru.c -- the NTRU equation solver (src/ntru.c).
+ * test_ntru.c -- the NTRU equation solver (src/kgen_*.c).
  *
  *  1. Random (f, g) from a Gaussian-like distribution (centered binomial
  *     with Falcon's variance 1.17^2 q / (2n)), coefficients below
