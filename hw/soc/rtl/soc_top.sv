@@ -134,15 +134,17 @@ module soc_top import soc_map_pkg::*; #(
 
   // --------------------------------------------------------------- decode
   typedef enum logic [2:0] {SelNone, SelRam, SelUart, SelMbox, SelDma, SelCtl, SelMbuf, SelAcc} sel_e;
+  // (assignments to the function name, not `return`: Yosys' SystemVerilog
+  // reader, used by hw/soc/syn, has no return statement)
   function automatic sel_e decode(input logic [31:0] a);
-    if ((a & ~RamMask) == RamBase)         return SelRam;
-    if ((a & ~UartMask) == UartBase)       return SelUart;
-    if ((a & ~MboxMask) == MboxBase)       return SelMbox;
-    if ((a & ~DmaMask) == DmaBase)         return SelDma;
-    if ((a & ~SocctlMask) == SocctlBase)   return SelCtl;
-    if ((a & ~MboxBufMask) == MboxBufBase) return SelMbuf;
-    if ((a & ~AccelMask) == AccelBase)     return SelAcc;
-    return SelNone;
+    if ((a & ~RamMask) == RamBase)              decode = SelRam;
+    else if ((a & ~UartMask) == UartBase)       decode = SelUart;
+    else if ((a & ~MboxMask) == MboxBase)       decode = SelMbox;
+    else if ((a & ~DmaMask) == DmaBase)         decode = SelDma;
+    else if ((a & ~SocctlMask) == SocctlBase)   decode = SelCtl;
+    else if ((a & ~MboxBufMask) == MboxBufBase) decode = SelMbuf;
+    else if ((a & ~AccelMask) == AccelBase)     decode = SelAcc;
+    else                                        decode = SelNone;
   endfunction
 
   sel_e        d_sel, rsp_sel_q;

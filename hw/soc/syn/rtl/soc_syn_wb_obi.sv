@@ -1,0 +1,64 @@
+// soc_syn_wb_obi -- one classic Wishbone master port (VexRiscv's iBus or
+// dBus: CYC/STB held until ACK or ERR) onto the request/grant/rvalid port
+// of soc_top (Ibex's instruction or data interface: a request is taken on
+// req && gnt, its answer comes with rvalid, with err on a fault).
+//
+// One access at a time: req_o is raised while the master holds STB and no
+// taken access is awaiting its answer; the answer is returned to the master
+// as ACK (or ERR) in the cycle rvalid_i arrives, with the read data passed
+// through. A master that changes or drops STB after ACK sees its next
+// access requested the following cycle, so a Wishbone beat costs two
+// cycles with one-cycle slaves (cache refill bursts included).
+//
+// Address: the Wishbone word address wb_adr_i[29:0] with bit 31 cleared
+// (byte address {adr, 2'b00} & 0x7FFF_FFFF): VexRiscv treats addresses with
+// bit 31 set as uncached I/O, so firmware for this core reaches soc_top's
+// peripherals and accelerator at their soc_map addresses + 0x8000_0000,
+// RAM at its own address (cached).
+`default_nettype none
+module soc_syn_wb_obi (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // Wishbone slave side (from the core)
+  input  logic        wb_cyc_i,
+  input  logic        wb_stb_i,
+  input  logic        wb_we_i,
+  input  logic [29:0] wb_adr_i,
+  input  logic [31:0] wb_dat_i,
+  input  logic [3:0]  wb_sel_i,
+  output logic        wb_ack_o,
+  output logic        wb_err_o,
+  output logic [31:0] wb_dat_o,
+  // request/grant/rvalid master side (to soc_top)
+  output logic        req_o,
+  input  logic        gnt_i,
+  output logic        we_o,
+  output logic [3:0]  be_o,
+  output logic [31:0] addr_o,
+  output logic [31:0] wdata_o,
+  input  logic        rvalid_i,
+  input  logic [31:0] rdata_i,
+  input  logic        err_i
+);
+  logic pend_q;                        // an access was granted, its answer is due
+
+  assign req_o   = wb_cyc_i && wb_stb_i && !pend_q;
+  assign we_o    = wb_we_i;
+  assign be_o    = wb_sel_i;
+  assign addr_o  = {1'b0, wb_adr_i[28:0], 2'b00};
+  assign wdata_o = wb_dat_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pend_q <= 1'b0;
+    else if (req_o && gnt_i) pend_q <= 1'b1;
+    else if (rvalid_i) pend_q <= 1'b0;
+  end
+
+  assign wb_ack_o = pend_q && rvalid_i && !err_i;
+  assign wb_err_o = pend_q && rvalid_i && err_i;
+  assign wb_dat_o = rdata_i;
+
+  logic unused;
+  assign unused = wb_adr_i[29];
+endmodule
+`default_nettype wire
