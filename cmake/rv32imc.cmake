@@ -35,6 +35,7 @@ set(FA_RV32_FLAGS "-march=rv32imc -mabi=ilp32 -ffreestanding -fno-common")
 string(APPEND FA_RV32_FLAGS " -isystem ${CMAKE_CURRENT_LIST_DIR}/rv32imc-include")
 set(CMAKE_C_FLAGS_INIT "${FA_RV32_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${FA_RV32_FLAGS}")
+set(CMAKE_ASM_FLAGS_INIT "${FA_RV32_FLAGS}")
 
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
@@ -45,3 +46,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(FA_FPEMU ON CACHE BOOL "Integer-only emulated floating point (no FPU use)")
 set(FA_FREESTANDING ON CACHE BOOL "Core library only, no OS (no getrandom, no getenv)")
 set(FA_BUILD_TESTS OFF CACHE BOOL "Build the tests")
+# fpr add/add_sub/mul in RV32IMC assembly (src/fpr_emu_rv32.S); OFF: the C code
+set(FA_FPR_ASM ON CACHE BOOL "rv32 emulated FP: add/add_sub/mul in RV32IMC assembly")

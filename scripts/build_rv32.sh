@@ -83,6 +83,16 @@ for src in "$ROOT"/src/*.c "$ROOT"/src/mlkem/*.c; do
 		objs+=("$obj")
 	fi
 done
+# assembly sources of the library (src/fpr_emu_rv32.S when FA_FPR_ASM is on)
+asm_objs=()
+for obj in "$OBJDIR"/*.S.o "$OBJDIR"/*.S.obj; do
+	[ -f "$obj" ] && asm_objs+=("$obj")
+done
+objs+=("${asm_objs[@]}")
+if grep -q '^FA_FPR_ASM:BOOL=ON' "$BUILD/CMakeCache.txt" \
+	&& [ ! -f "$OBJDIR/fpr_emu_rv32.S.o" ] && [ ! -f "$OBJDIR/fpr_emu_rv32.S.obj" ]; then
+	failed_src+=("src/fpr_emu_rv32.S")
+fi
 if [ ${#failed_src[@]} -ne 0 ]; then
 	echo "FAIL: sources that do not compile freestanding for rv32imc:"
 	printf '  %s\n' "${failed_src[@]}"
@@ -178,6 +188,21 @@ else
 	echo "FAIL: fpr_emu object not built"
 	status=1
 fi
+
+# assembly (src/fpr_emu_rv32.S): straight-line, constant-time code: no
+# conditional branch at all, no jump but the returns.
+for o in "${asm_objs[@]}"; do
+	br=$("$OBJDUMP" -d --no-show-raw-insn "$o" | awk '
+		/^[0-9a-f]+ <[^>]*>:$/ { fn = $2 }
+		$2 ~ /^(c\.)?(beq|bne|blt|bge|bltu|bgeu|beqz|bnez|blez|bgez|bltz|bgtz|bgt|ble|bgtu|bleu|j|jal|jr|jalr)$/ \
+			&& $0 !~ /ret/ { print "  " fn " " $0 }')
+	if [ -n "$br" ]; then
+		printf 'FAIL, branches in %s (must be straight-line):\n%s\n' "${o##*/}" "$br"
+		status=1
+	else
+		echo "ok, ${o##*/}: no branch (straight-line)"
+	fi
+done
 
 if command -v "$SIZE" >/dev/null 2>&1; then
 	echo "== code size (rv32imc, ${BUILD_TYPE:-Release})"

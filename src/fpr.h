@@ -49,6 +49,25 @@ int fa_fpr_lt(uint64_t x, uint64_t y);
 
 #if FA_FPEMU
 
+/*
+ * rv32 builds (CMake option FA_FPR_ASM, on in cmake/rv32imc.cmake): add,
+ * add_sub and mul run the RV32IMC assembly of src/fpr_emu_rv32.S, whose
+ * results are bit-identical to the C functions above for every input
+ * (scripts/test_fpr_asm.sh); elsewhere the C functions.
+ */
+#if defined(FA_FPR_ASM) && FA_FPR_ASM
+uint64_t fa_fpr_add_rv32(uint64_t x, uint64_t y);
+void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
+uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);
+#define FA_FPR_ADD_FN fa_fpr_add_rv32
+#define FA_FPR_ADD_SUB_FN fa_fpr_add_sub_rv32
+#define FA_FPR_MUL_FN fa_fpr_mul_rv32
+#else
+#define FA_FPR_ADD_FN fa_fpr_add
+#define FA_FPR_ADD_SUB_FN fa_fpr_add_sub
+#define FA_FPR_MUL_FN fa_fpr_mul
+#endif
+
 typedef uint64_t fpr;
 
 #define FA_FPR_SIGN_BIT ((uint64_t)1 << 63)
@@ -61,14 +80,14 @@ static inline fpr fpr_scaled(int64_t i, int sc) { return fa_fpr_scaled(i, sc); }
 static inline fpr fpr_of(int64_t i) { return fa_fpr_scaled(i, 0); }
 /* From a 32-bit integer (exact; cheaper than fpr_of on 32-bit cores). */
 static inline fpr fpr_of32(int32_t i) { return fa_fpr_of32(i); }
-static inline fpr fpr_add(fpr x, fpr y) { return fa_fpr_add(x, y); }
+static inline fpr fpr_add(fpr x, fpr y) { return FA_FPR_ADD_FN(x, y); }
 /* x - y = x + (-y), also for zeros (IEEE). */
-static inline fpr fpr_sub(fpr x, fpr y) { return fa_fpr_add(x, y ^ FA_FPR_SIGN_BIT); }
+static inline fpr fpr_sub(fpr x, fpr y) { return FA_FPR_ADD_FN(x, y ^ FA_FPR_SIGN_BIT); }
 static inline fpr fpr_neg(fpr x) { return x ^ FA_FPR_SIGN_BIT; }
 /* *s = x + y, *d = x - y, with one alignment (a butterfly). */
 static inline void fpr_add_sub(fpr x, fpr y, fpr *s, fpr *d)
 {
-	fa_fpr_add_sub(x, y, s, d);
+	FA_FPR_ADD_SUB_FN(x, y, s, d);
 }
 /*
  * x/2: exponent field minus one. A field of 0 or 1 (zero, subnormal, or
@@ -98,8 +117,8 @@ static inline fpr fpr_double(fpr x)
 	/* overflow: infinity has a zero fraction */
 	return x & ~(over & (((uint64_t)1 << 52) - 1));
 }
-static inline fpr fpr_mul(fpr x, fpr y) { return fa_fpr_mul(x, y); }
-static inline fpr fpr_sqr(fpr x) { return fa_fpr_mul(x, x); }
+static inline fpr fpr_mul(fpr x, fpr y) { return FA_FPR_MUL_FN(x, y); }
+static inline fpr fpr_sqr(fpr x) { return FA_FPR_MUL_FN(x, x); }
 static inline fpr fpr_div(fpr x, fpr y) { return fa_fpr_div(x, y); }
 static inline fpr fpr_inv(fpr x) { return fa_fpr_div(0x3FF0000000000000u, x); }
 static inline fpr fpr_sqrt(fpr x) { return fa_fpr_sqrt(x); }
