@@ -44,6 +44,10 @@
  * - 1 + lsb) >> 11. The packed magnitude is ((E - 1) << 52) + (t >> 11)
  * + rnd (the implicit bit adds the missing 1 to the field; a carry of the
  * rounding may raise the exponent, up to infinity) with E = ea + 1 - n.
+ * fa_fpr_add_sub_rv32 forms p = ma + mb and q = ma - mb once; p is in
+ * [2^62, 2^64) (or 0 for two zeros) and needs a one-bit normalization
+ * only, q the full one; which of them is x + y and which x - y depends on
+ * the signs: the two destinations are swapped, not the values.
  * A zero sum takes the zero's sign: x + y gives -0 only for two negative
  * operands; x - y gives -0 only for x negative, y positive.
  * A sum of two normal numbers cannot round up to 2^-1022 from below
@@ -60,7 +64,7 @@
  * the product's sign.
  *
  * rv32imc instructions (= executed: no branch): fa_fpr_add_rv32 136,
- * fa_fpr_add_sub_rv32 207, fa_fpr_mul_rv32 89 (bench/FPEMU.md has the
+ * fa_fpr_add_sub_rv32 179, fa_fpr_mul_rv32 89 (bench/FPEMU.md has the
  * measured counts and the C versions' counts).
  */
 
@@ -311,8 +315,16 @@ fa_fpr_add_sub_rv32:
 	and	t3, t0, t3
 	xor	a1, a1, t3
 	xor	a3, a1, t0
-	/* p: E - 1 = ea - n (p = 0 only when ea = 0: E - 1 < 0, zero) */
-	FPR_NORM t2, t1, t3, t4, t5
+	/* p = ma + mb is in [2^62, 2^64) (ma >= 2^62), or 0 when ea = 0:
+	   normalize by one bit at most, s = 1 - bit 63; E - 1 = ea - s
+	   (p = 0: -1, which packs to zero) */
+	srli	t3, t2, 31
+	xori	t3, t3, 1
+	sll	t2, t2, t3
+	srli	t4, t1, 31
+	and	t4, t4, t3
+	or	t2, t2, t4
+	sll	t1, t1, t3
 	sub	t3, a0, t3
 	FPR_ROUND t2, t1, t3, t4, t5
 	or	t2, t2, a1
