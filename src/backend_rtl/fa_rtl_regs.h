@@ -15,6 +15,8 @@
 #define FA_RTL_CONFIG_KECCAK_MASK 0x20000u  /* 1 when the Keccak-f[1600] unit (ops KECCAK_CLEAR, KECCAK_PERMUTE, window and target KECCAK) is built in */
 #define FA_RTL_CONFIG_FFSAMP_LSB 18u
 #define FA_RTL_CONFIG_FFSAMP_MASK 0x40000u  /* 1 when the ffSampling engine (op FFSAMPLING, targets FS_TREE and FS_WORK, FS_* registers) is built in */
+#define FA_RTL_CONFIG_MLKEM_LSB 19u
+#define FA_RTL_CONFIG_MLKEM_MASK 0x80000u  /* 1 when the ML-KEM (q = 3329) mode of the NTT unit (ops KEM_*, window and target KEM) is built in */
 #define FA_RTL_REG_CTRL 0x0008u  /* wo: Control (write 1 to act). */
 #define FA_RTL_CTRL_START_LSB 0u
 #define FA_RTL_CTRL_START_MASK 0x1u  /* start OP on LOGN; refused with ERR = BUSY while busy */
@@ -91,6 +93,7 @@
 #define FA_RTL_WIN_NTT_A 0x8000u  /* size 0x1000: NTT operand A, coefficient i (0 <= i < n) at 4i, value in bits [13:0]. */
 #define FA_RTL_WIN_NTT_B 0x9000u  /* size 0x1000: NTT operand B (second operand of NTT_MUL; scratch for transforms). */
 #define FA_RTL_WIN_KECCAK 0xA000u  /* size 0x100: Keccak-f[1600] state (CONFIG.KECCAK = 1): word w (0 <= w < 50) at 4w = bits [32w, 32w+31] of the state, i.e. sponge bytes 4w..4w+3 little-endian (lane (x, y) = words 2(x+5y), 2(x+5y)+1). A write XORs the value into the word (absorb); a read returns it (squeeze). Words 50..63 get SLVERR. */
+#define FA_RTL_WIN_KEM 0xB000u  /* size 0x400: ML-KEM polynomials (CONFIG.MLKEM = 1), LOGN not used: word i (0 <= i < 128) at 4i is pair i of operand A (the KEM ops work here), {f[2i+1], f[2i]} in bits [23:12], [11:0], each in [0, 3328] (write reduced values: the ops assume it); words 128..255 are operand B (second operand of KEM_BASEMUL*, scratch for the transforms). Bits [31:24] read 0. */
 #define FA_RTL_OP_FFT 1u  /* A = FFT(A) (src/fft.c order) */
 #define FA_RTL_OP_IFFT 2u  /* A = iFFT(A) */
 #define FA_RTL_OP_NTT 3u  /* A = NTT(A) mod 12289 */
@@ -109,6 +112,11 @@
 #define FA_RTL_OP_FFSAMPLING 34u  /* (z0, z1) = ffSampling(t0, t1) with the committed tree (src/sign.c ffsamp_tree, bit-exact), on LOGN: FS_WORK t0 at fpr 0, t1 at n in; z0 at 2n, z1 at 3n out; SamplerZ with SZ_SMIN, SZ_MAX_TRIALS on the PRNG of SZ_LOAD (its state after: SZ_STATE_*); FS_WDOG bounds it. An error ends it with STATUS.ERR = FFSAMP and the code in FS_RESULT.ERR */
 #define FA_RTL_OP_KECCAK_CLEAR 48u  /* Keccak state = 0 (1 cycle; LOGN not used) */
 #define FA_RTL_OP_KECCAK_PERMUTE 49u  /* Keccak state = Keccak-f[1600](state) (24 cycles, one round per cycle; LOGN not used) */
+#define FA_RTL_OP_KEM_NTT 64u  /* KEM A = NTT(A), FIPS 203 Algorithm 9, q = 3329 (LOGN not used) */
+#define FA_RTL_OP_KEM_INTT 65u  /* KEM A = NTT^-1(A), FIPS 203 Algorithm 10 */
+#define FA_RTL_OP_KEM_INTT_MONT 66u  /* KEM A = NTT^-1(A) * 2^16 mod q (the library's mlkem_invntt slot) */
+#define FA_RTL_OP_KEM_BASEMUL 67u  /* KEM A = A o B, FIPS 203 Algorithm 11 (pairwise products modulo X^2 - gamma_i) */
+#define FA_RTL_OP_KEM_BASEMUL_MONT 68u  /* KEM A = (A o B) * 2^-16 mod q (the library's mlkem_basemul_acc term) */
 #define FA_RTL_ERR_NONE 0u  /* no error */
 #define FA_RTL_ERR_BAD_LOGN 1u  /* START with LOGN outside 1..10 */
 #define FA_RTL_ERR_BAD_OP 2u  /* START with an unknown OP */
@@ -137,5 +145,6 @@
 #define FA_RTL_TARGET_KECCAK 4u  /* Keccak state, 50 words; stream writes XOR into the state (absorb), pointers wrap at word 50 */
 #define FA_RTL_TARGET_FS_TREE 5u  /* ffSampling tree memory (CONFIG.FFSAMP): two words per fpr (low, high), (MAXLOGN + 1) 2^MAXLOGN fpr; from STREAM.START */
 #define FA_RTL_TARGET_FS_WORK 6u  /* ffSampling work memory: two words per fpr, t0 at fpr 0, t1 at n, z0 at 2n, z1 at 3n, scratch to 6n; from STREAM.START */
+#define FA_RTL_TARGET_KEM 7u  /* ML-KEM polynomials (CONFIG.MLKEM): 256 words, A (pair words 0..127) then B; pointers wrap at word 256 */
 
 #endif

@@ -24,7 +24,8 @@
 // pointer flips after every level); B is scratch for transforms.
 `default_nettype none
 module tf_core #(
-	parameter KIND = 0,          // 0 = FFT (binary64 complex), 1 = NTT
+	parameter KIND = 0,          // 0 = FFT (binary64 complex), 1 = NTT,
+	                             // 2 = ML-KEM NTT (q = 3329, pair words)
 	parameter P = 4,             // butterfly lanes (power of two)
 	parameter LP = 2,            // log2(P)
 	parameter W = 128,           // word width
@@ -184,6 +185,7 @@ module tf_core #(
 	wire [CW-1:0]   half = nN >> 1;
 	integer l;
 	reg  [CW-1:0]   p, pw;
+	reg  [9:0]      p10;
 	always @(*) begin
 		for (l = 0; l < P; l = l + 1) begin
 			p = (r_c << LP) + l;
@@ -195,9 +197,12 @@ module tf_core #(
 			end else begin
 				ra0[l] = p << 1; ra1[l] = (p << 1) | 1'b1;
 			end
-			// twiddle index base_k + (p mod 2^k)
-			twi[l] = ((KIND == 0) ? (10'd2 << r_k) : (10'd1 << r_k))
-				| (p[9:0] & ((10'd1 << r_k) - 10'd1));
+			// twiddle index base_k + (p mod 2^k); ML-KEM vector op (base
+			// multiplication): gamma index = the word p
+			p10 = p;
+			twi[l] = (KIND == 2 && r_vop) ? p10 :
+				((KIND == 0) ? (10'd2 << r_k) : (10'd1 << r_k))
+				| (p10 & ((10'd1 << r_k) - 10'd1));
 			pw = (cw << LP) + l;
 			wact[l] = vpipe[LT] && (pw < count);
 			if (r_vop) begin
@@ -376,6 +381,25 @@ module tf_core #(
 					.scale(r_inv && !r_vop && r_k == 0), .scale_k(r_L),
 					.x(lx_q), .y(ly_q),
 					.w(tw_q), .o0(o0_f[gl*W +: W]), .o1(o1_f[gl*W +: W]));
+			end else if (KIND == 2) begin : g_kem
+				// ROM sel: 0 zeta, 1 zeta^-1, 2 gamma, 3 gamma 2^-16
+				wire [11:0] tw;
+				reg  [11:0] tw_q;
+				wire [1:0] tsel = r_vop ? {1'b1, r_vsel[0]} : {1'b0, r_inv};
+				kem_tw_rom rom (.clk(clk), .addr({tsel, twi[gl][6:0]}), .data(tw));
+				always @(posedge clk) begin
+					lx_q <= lx;
+					ly_q <= ly;
+					tw_q <= tw;
+				end
+				kem_bf bf (.clk(clk), .inv(r_inv), .vop(r_vop),
+					.last(r_inv && !r_vop && r_k == 0), .mont(r_vsel[0]),
+					.x(lx_q[23:0]), .y(ly_q[23:0]), .w(tw_q),
+					.o0(o0_f[gl*W +: 24]), .o1(o1_f[gl*W +: 24]));
+				if (W > 24) begin : g_pad
+					assign o0_f[gl*W+24 +: W-24] = 0;
+					assign o1_f[gl*W+24 +: W-24] = 0;
+				end
 			end else begin : g_ntt
 				wire [13:0] tw;
 				reg  [13:0] tw_q;

@@ -350,6 +350,30 @@ async def streams_backpressure(dut):
         dut._log.info("logn=%d NTT %d cycles", logn, cyc)
 
 
+@cocotb.test()
+async def kem_absent(dut):
+    """Without MLKEM (the default): CONFIG.MLKEM = 0, the KEM ops are
+    BAD_OP, the KEM window and stream target SLVERR (ERR = ACCESS)."""
+    tb = TopTB(dut, seed=9)
+    await tb.start()
+    cfg_bit = next(f["lsb"] for r in RM["registers"] if r["name"] == "CONFIG"
+                   for f in r["fields"] if f["name"] == "MLKEM")
+    assert not (await tb.read(REG["CONFIG"]) >> cfg_bit) & 1
+    await tb.write(REG["LOGN"], 8)
+    for name in ("KEM_NTT", "KEM_INTT", "KEM_INTT_MONT", "KEM_BASEMUL", "KEM_BASEMUL_MONT"):
+        await tb.write(REG["OP"], OP[name])
+        await tb.write(REG["CTRL"], 1)
+        assert (await tb.read(REG["STATUS"])) >> 4 == ERR["BAD_OP"], name
+        await tb.write(REG["CTRL"], 2)
+    kem_win = next(w["offset"] for w in RM["windows"] if w["name"] == "KEM")
+    assert await tb.write(kem_win, 1) == 2
+    assert (await tb.read(kem_win + 4, want_resp=True))[1] == 2
+    assert (await tb.read(REG["STATUS"])) >> 4 == ERR["ACCESS"]
+    await tb.write(REG["CTRL"], 2)
+    kem_tgt = next(v["value"] for v in RM["enums"]["TARGET"] if v["name"] == "KEM")
+    assert await tb.write(REG["STREAM"], kem_tgt) == 2
+
+
 @pytest.mark.parametrize("P", [4] + ([1, 2] if FULL else []))
 def test_falcon_accel_top(P):
     from fa_cocotb import rtl, run

@@ -50,6 +50,7 @@
 `define FA_WIN_NTT_A 16'h8000
 `define FA_WIN_NTT_B 16'h9000
 `define FA_WIN_KECCAK 16'hA000
+`define FA_WIN_KEM 16'hB000
 `define FA_OP_FFT 1
 `define FA_OP_IFFT 2
 `define FA_OP_NTT 3
@@ -68,6 +69,11 @@
 `define FA_OP_FFSAMPLING 34
 `define FA_OP_KECCAK_CLEAR 48
 `define FA_OP_KECCAK_PERMUTE 49
+`define FA_OP_KEM_NTT 64
+`define FA_OP_KEM_INTT 65
+`define FA_OP_KEM_INTT_MONT 66
+`define FA_OP_KEM_BASEMUL 67
+`define FA_OP_KEM_BASEMUL_MONT 68
 `define FA_ERR_NONE 0
 `define FA_ERR_BAD_LOGN 1
 `define FA_ERR_BAD_OP 2
@@ -96,3 +102,4 @@
 `define FA_TARGET_KECCAK 4
 `define FA_TARGET_FS_TREE 5
 `define FA_TARGET_FS_WORK 6
+`define FA_TARGET_KEM 7

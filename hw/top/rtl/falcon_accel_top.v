@@ -38,10 +38,19 @@
 // FS_WORK: t0, t1 in, z0, z1 out; STREAM.START picks the first word),
 // SamplerZ on sampler_unit's PRNG (SZ_LOAD before; SZ_STATE_* after),
 // errors in FS_RESULT (STATUS.ERR = FFSAMP), the FS_WDOG cycle watchdog.
+//
+// MLKEM = 1 (default 0: the P = 4 top alone is at 96 % of the XC7A100T's
+// LUTs; hw/ntt/doc/mlkem_mode.md has its cost) adds the ML-KEM (q = 3329)
+// mode of the NTT unit (hw/ntt, kem_engine): one polynomial as 128 pair
+// words in the KEM window / stream target KEM (A words 0..127, B words
+// 128..255); ops KEM_NTT, KEM_INTT, KEM_INTT_MONT, KEM_BASEMUL,
+// KEM_BASEMUL_MONT (LOGN not used). CONFIG.MLKEM says whether it is built
+// in; without it the ops are BAD_OP, the window and target SLVERR.
 `default_nettype none
 `include "fa_regs.vh"
 module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0,
-	parameter KECCAK = 0, parameter FFSAMP = 0, parameter FS_MAXLOGN = 10) (
+	parameter KECCAK = 0, parameter FFSAMP = 0, parameter FS_MAXLOGN = 10,
+	parameter MLKEM = 0) (
 	input  wire        aclk,
 	input  wire        aresetn,
 	// AXI4-Lite slave
@@ -109,7 +118,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [31:0] fs_rdata, fs_reg_rdata;
 	wire        fs_rd_valid, fs_rd_align, fs_rd_ready;
 	wire [7:0]  fs_rd_byte;
-	wire        busy = f_busy | n_busy | sz_busy | k_busy | fs_busy;
+	wire        kem_busy, kem_done;
+	wire [31:0] kem_rdata;
+	wire        busy = f_busy | n_busy | sz_busy | k_busy | fs_busy | kem_busy;
 	reg         counting;
 
 	// ---------------------------------------------------- start / dispatch
@@ -121,7 +132,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        op_sz = (SAMPLER != 0) && ((r_op == `FA_OP_SZ_LOAD) || (r_op == `FA_OP_SAMPLERZ));
 	wire        op_kec = (KECCAK != 0) && ((r_op == `FA_OP_KECCAK_CLEAR) || (r_op == `FA_OP_KECCAK_PERMUTE));
 	wire        op_fs = (FFSAMP != 0) && (r_op == `FA_OP_FFSAMPLING);
-	wire        go = start_req && !busy && (op_sz || op_kec || (logn_ok && (op_fft || op_ntt || op_fs)));
+	wire        op_kem = (MLKEM != 0) && (r_op >= `FA_OP_KEM_NTT) && (r_op <= `FA_OP_KEM_BASEMUL_MONT);
+	wire        go = start_req && !busy && (op_sz || op_kec || op_kem || (logn_ok && (op_fft || op_ntt || op_fs)));
+	wire        kem_start = go && op_kem;
 	wire        fs_start = go && op_fs;
 	wire        k_start = go && op_kec;
 	wire        sz_start = go && op_sz;
@@ -133,13 +146,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// One access per cycle to either engine; users: AXI-Lite window access,
 	// s_axis word, m_axis fetch (the streams have priority; the AXI-Lite
 	// FSM waits for a free cycle).
-	reg         m_en, m_we, m_ntt, m_buf, m_kec;
+	reg         m_en, m_we, m_ntt, m_buf, m_kec, m_kem;
 	reg  [9:0]  m_idx;                  // fpr index (FFT) or coefficient (NTT)
 	reg         m_half;                 // FFT: high 32-bit word
 	reg  [31:0] m_wdata;
 	wire [31:0] f_rdata, n_rdata;
-	reg         m_ntt_q, m_kec_q, m_fs_q;
-	wire [31:0] m_rdata = m_fs_q ? fs_rdata : m_kec_q ? k_rdata : m_ntt_q ? n_rdata : f_rdata;
+	reg         m_ntt_q, m_kec_q, m_fs_q, m_kem_q;
+	wire [31:0] m_rdata = m_fs_q ? fs_rdata : m_kem_q ? kem_rdata : m_kec_q ? k_rdata
+		: m_ntt_q ? n_rdata : f_rdata;
 	// FFT: fpr u -> complex slot u mod n/2, re (u < n/2) or im; lanes of the
 	// 128-bit word {re_hi, re_lo, im_hi, im_lo} = 3, 2, 1, 0
 	wire [9:0]  hn_mask = (10'd1 << f_L) - 10'd1;
@@ -152,14 +166,28 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		.c_inv(r_op == `FA_OP_IFFT), .c_vop(r_op >= `FA_OP_VADD),
 		.c_vsel(r_op[2:0]), .c_L(f_L), .c_const(r_const),
 		.busy(f_busy), .done(f_done), .sel(f_sel),
-		.h_en(m_en && !m_ntt && !m_kec), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
+		.h_en(m_en && !m_ntt && !m_kec && !m_kem), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
 		.h_lane(f_lane), .h_wdata(m_wdata), .h_rdata(f_rdata));
 	ntt_engine #(.P(P), .LP(LP)) u_ntt (
 		.clk(aclk), .rst(rst), .start(n_start),
 		.c_inv(r_op == `FA_OP_INTT), .c_vop(r_op == `FA_OP_NTT_MUL), .c_L(r_logn),
 		.busy(n_busy), .done(n_done), .sel(n_sel),
-		.h_en(m_en && m_ntt && !m_kec), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
+		.h_en(m_en && m_ntt && !m_kec && !m_kem), .h_we(m_we), .h_buf(m_buf), .h_slot(m_idx),
 		.h_wdata(m_wdata), .h_rdata(n_rdata));
+
+	generate if (MLKEM != 0) begin : g_mlkem
+		// ops 64..68: NTT, INTT, INTT_MONT, BASEMUL, BASEMUL_MONT
+		kem_engine #(.P(P), .LP(LP)) u_kem (
+			.clk(aclk), .rst(rst), .start(kem_start),
+			.c_inv((r_op == `FA_OP_KEM_INTT) || (r_op == `FA_OP_KEM_INTT_MONT)),
+			.c_vop((r_op == `FA_OP_KEM_BASEMUL) || (r_op == `FA_OP_KEM_BASEMUL_MONT)),
+			.c_mont((r_op == `FA_OP_KEM_INTT_MONT) || (r_op == `FA_OP_KEM_BASEMUL_MONT)),
+			.busy(kem_busy), .done(kem_done), .sel(),
+			.h_en(m_en && m_kem), .h_we(m_we), .h_buf(m_idx[7]), .h_slot(m_idx[6:0]),
+			.h_wdata(m_wdata), .h_rdata(kem_rdata));
+	end else begin : g_no_mlkem
+		assign kem_busy = 1'b0; assign kem_done = 1'b0; assign kem_rdata = 32'd0;
+	end endgenerate
 
 	generate if (KECCAK != 0) begin : g_keccak
 		keccak_unit u_keccak (
@@ -199,9 +227,10 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// ------------------------------------------------------------ streams
 	wire        tgt_kec = (r_target == `FA_TARGET_KECCAK);
 	wire        tgt_fs = (r_target == `FA_TARGET_FS_TREE) || (r_target == `FA_TARGET_FS_WORK);
-	wire        tgt_ntt = r_target[1];
+	wire        tgt_kem = (r_target == `FA_TARGET_KEM);
+	wire        tgt_ntt = r_target[1] && !tgt_kem;
 	wire        tgt_buf = r_target[0];
-	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_ntt ? nwords_n : nwords_f;
+	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_kem ? 12'd256 : tgt_ntt ? nwords_n : nwords_f;
 	assign s_axis_tready = !busy && aresetn && (out_left == 0);
 	wire        s_fire = s_axis_tvalid && s_axis_tready;
 	// m_axis: 2-entry FIFO fed by window reads (one cycle latency)
@@ -225,6 +254,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// legal STREAM.TARGET values: FFT_A..NTT_B, and KECCAK when built in
 	wire        target_ok = (a_wdata[2:0] <= 3'd3)
 		|| ((KECCAK != 0) && (a_wdata[2:0] == `FA_TARGET_KECCAK))
+		|| ((MLKEM != 0) && (a_wdata[2:0] == `FA_TARGET_KEM))
 		|| ((FFSAMP != 0) && ((a_wdata[2:0] == `FA_TARGET_FS_TREE)
 		                      || (a_wdata[2:0] == `FA_TARGET_FS_WORK)));
 	wire        port_free = !s_fire && !can_fetch;
@@ -232,10 +262,12 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        win_f = (a_addr[15:14] == 2'b01);                 // 0x4000-0x7FFF
 	wire        win_n = (a_addr[15:13] == 3'b100);                // 0x8000-0x9FFF
 	wire        win_k = (KECCAK != 0) && (a_addr[15:8] == 8'hA0); // 0xA000-0xA0FF
-	wire        is_win = win_f | win_n | win_k;
+	wire        win_m = (MLKEM != 0) && (a_addr[15:10] == 6'b101100); // 0xB000-0xB3FF
+	wire        is_win = win_f | win_n | win_k | win_m;
 	wire [10:0] win_word = win_f ? {1'b0, a_addr[12:3], a_addr[2]} : {1'b0, a_addr[11:2]};
 	wire        win_ok = win_f ? ({a_addr[12:3], a_addr[2]} < nwords_f)
 	                   : win_k ? (a_addr[7:2] < 6'd50)
+	                   : win_m ? 1'b1
 	                           : (a_addr[11:2] < nwords_n);
 	reg  [31:0] reg_rdata;
 	reg         reg_rok, reg_wok;
@@ -243,7 +275,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		reg_rok = 1'b1;
 		case (a_addr)
 		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
-		`FA_REG_CONFIG:    reg_rdata = {13'd0, (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
+		`FA_REG_CONFIG:    reg_rdata = {12'd0, (MLKEM != 0), (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
 		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
 		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
 		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
@@ -302,21 +334,22 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// host port mux (combinational): stream in > stream out > AXI-Lite
 	wire axil_mem = ((st == S_WEXEC) || (st == S_REXEC)) && is_win && win_ok && !busy && port_free;
 	always @(*) begin
-		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_idx = 10'd0;
+		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_kem = 1'b0; m_idx = 10'd0;
 		m_half = 1'b0; m_wdata = 32'd0;
 		if (s_fire && !tgt_fs) begin
-			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec;
-			m_idx = (tgt_ntt || tgt_kec) ? in_ptr[9:0] : in_ptr[10:1];
-			m_half = in_ptr[0] & ~tgt_ntt & ~tgt_kec;
+			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
+			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? in_ptr[9:0] : in_ptr[10:1];
+			m_half = in_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
 			m_wdata = s_axis_tdata;
 		end else if (can_fetch && !tgt_fs) begin
-			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec;
-			m_idx = (tgt_ntt || tgt_kec) ? out_ptr[9:0] : out_ptr[10:1];
-			m_half = out_ptr[0] & ~tgt_ntt & ~tgt_kec;
+			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
+			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? out_ptr[9:0] : out_ptr[10:1];
+			m_half = out_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
 		end else if (axil_mem) begin
-			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n; m_kec = win_k;
+			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n; m_kec = win_k; m_kem = win_m;
 			m_buf = win_f ? a_addr[13] : a_addr[12];
-			m_idx = win_k ? {4'd0, a_addr[7:2]} : win_word[10:0] >> (win_f ? 1 : 0);
+			m_idx = win_k ? {4'd0, a_addr[7:2]} : win_m ? {2'd0, a_addr[9:2]}
+				: win_word[10:0] >> (win_f ? 1 : 0);
 			m_half = win_f & a_addr[2];
 			m_wdata = a_wdata;
 		end
@@ -325,6 +358,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	always @(posedge aclk) begin
 		m_ntt_q <= m_ntt;
 		m_kec_q <= m_kec;
+		m_kem_q <= m_kem;
 		m_fs_q <= can_fetch && tgt_fs;
 		clock <= rst ? 64'd0 : clock + 64'd1;
 		start_req <= 1'b0;
@@ -346,9 +380,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 				r_done <= 1'b0;         // DONE refers to the last START
 				if (busy)
 					r_err <= `FA_ERR_BUSY;
-				else if (!op_sz && !op_kec && !logn_ok)
+				else if (!op_sz && !op_kec && !op_kem && !logn_ok)
 					r_err <= `FA_ERR_BAD_LOGN;
-				else if (!(op_fft || op_ntt || op_sz || op_kec || op_fs))
+				else if (!(op_fft || op_ntt || op_sz || op_kec || op_fs || op_kem))
 					r_err <= `FA_ERR_BAD_OP;
 				else begin
 					r_err <= `FA_ERR_NONE;
@@ -359,7 +393,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			end else if (counting) begin
 				r_cycles <= r_cycles + 32'd1;
 			end
-			if (f_done || n_done || k_done) begin
+			if (f_done || n_done || k_done || kem_done) begin
 				r_done <= 1'b1;
 				counting <= 1'b0;
 			end
