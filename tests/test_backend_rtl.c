@@ -127,6 +127,29 @@ static void test_driver_errors(void)
 		&& ((st & FA_RTL_STATUS_ERR_MASK) >> FA_RTL_STATUS_ERR_LSB) == FA_RTL_ERR_ACCESS,
 		"status says ACCESS");
 	CHECK(t.wr(t.ctx, FA_RTL_REG_CTRL, FA_RTL_CTRL_CLEAR_MASK) == 0, "clear");
+
+	/* ML-KEM mode: LOGN is not used (0 accepted); nk outside 1..4 is
+	   refused by the driver with nothing written */
+	{
+		static int16_t a[4 * 256], b[4 * 256], r[256], r0[256];
+		size_t i;
+
+		for (i = 0; i < 256; i ++) {
+			a[i] = (int16_t)(i * 13 % 3329 - 1664);
+			b[i] = (int16_t)(i * 7 % 3329 - 1664);
+			r[i] = r0[i] = (int16_t)i;
+		}
+		CHECK(fa_rtl_drv_kem_present(&t) == 1, "CONFIG.MLKEM in the model");
+		CHECK(fa_rtl_drv_kem_basemul_acc(&t, r, a, b, 0, NULL) == -1
+			&& fa_rtl_drv_kem_basemul_acc(&t, r, a, b, 5, NULL) == -1
+			&& memcmp(r, r0, sizeof r) == 0, "kem nk 0 / 5 refused, r untouched");
+		CHECK(fa_rtl_drv_kem_ntt(&t, a, NULL) == 0, "KEM_NTT with LOGN 0");
+		for (i = 0; i < 256; i ++) {
+			b[i] = (int16_t)(i * 13 % 3329 - 1664);
+		}
+		fa_mlkem_ntt_portable(b);
+		CHECK(memcmp(a, b, 256 * sizeof a[0]) == 0, "KEM_NTT = portable");
+	}
 }
 
 /* Two threads, each running FFT + iFFT and NTT + iNTT on its own data

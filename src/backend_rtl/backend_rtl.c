@@ -42,7 +42,8 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
 	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
-	"sz_load", "keccak_f1600", "mq_poly_mul_by_ntt", "ffsampling", "fs_tree"
+	"sz_load", "keccak_f1600", "mq_poly_mul_by_ntt", "ffsampling", "fs_tree",
+	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -577,6 +578,81 @@ static int rtl_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 	return r;
 }
 
+/*
+ * ML-KEM slots on the NTT unit's q = 3329 mode (hw/ntt kem_engine; the
+ * driver reduces the inputs and centres the outputs, so results are the
+ * portable kernels' exactly). No device, no ML-KEM mode (CONFIG.MLKEM)
+ * or a device error: FA_KERNEL_FALLBACK with nothing written.
+ */
+static int g_mlkem = -1;           /* CONFIG.MLKEM, read once; g_lock */
+
+static fa_rtl_transport *kem_transport(void)
+{
+	fa_rtl_transport *t = transport();
+
+	if (t != NULL && g_mlkem < 0) {
+		g_mlkem = fa_rtl_drv_kem_present(t);
+	}
+	return (t != NULL && g_mlkem == 1) ? t : NULL;
+}
+
+static int rtl_mlkem_ntt(int16_t *a)
+{
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = kem_transport();
+	if (t != NULL) {
+		if (fa_rtl_drv_kem_ntt(t, a, &g_stats[FA_RTL_K_MLKEM_NTT]) == 0) {
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+static int rtl_mlkem_invntt(int16_t *a)
+{
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = kem_transport();
+	if (t != NULL) {
+		if (fa_rtl_drv_kem_invntt(t, a, &g_stats[FA_RTL_K_MLKEM_INVNTT]) == 0) {
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+static int rtl_mlkem_basemul_acc(int16_t *r, const int16_t *a,
+	const int16_t *b, unsigned nk)
+{
+	fa_rtl_transport *t;
+	int res = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = kem_transport();
+	if (t != NULL && nk >= 1 && nk <= 4) {
+		if (fa_rtl_drv_kem_basemul_acc(t, r, a, b, nk,
+			&g_stats[FA_RTL_K_MLKEM_BASEMUL]) == 0)
+		{
+			res = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return res;
+}
+
 const struct fa_kernels fa_backend_rtl = {
 	.name = "rtl",
 	.available = rtl_available,
@@ -599,4 +675,7 @@ const struct fa_kernels fa_backend_rtl = {
 	.keccak_f1600 = rtl_keccak_f1600,
 	.mq_poly_mul_by_ntt = rtl_mul_by_ntt,
 	.ffsampling = rtl_ffsampling,
+	.mlkem_ntt = rtl_mlkem_ntt,
+	.mlkem_invntt = rtl_mlkem_invntt,
+	.mlkem_basemul_acc = rtl_mlkem_basemul_acc,
 };

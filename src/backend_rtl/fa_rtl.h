@@ -42,7 +42,8 @@ enum {
 	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
 	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
-	FA_RTL_K_KECCAK, FA_RTL_K_MQ_MUL_BY_NTT, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE, FA_RTL_K_COUNT
+	FA_RTL_K_KECCAK, FA_RTL_K_MQ_MUL_BY_NTT, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE,
+	FA_RTL_K_MLKEM_NTT, FA_RTL_K_MLKEM_INVNTT, FA_RTL_K_MLKEM_BASEMUL, FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -119,6 +120,19 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	unsigned *ptr, fa_rtl_kstat *st);
 /* FS_SZ_CYCLES: cycles of the last FFSAMPLING spent waiting for SamplerZ. */
 int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles);
+/* ML-KEM mode of the NTT unit (CONFIG.MLKEM = 1; hw/ntt kem_engine), the
+   seam slots' contract (src/kernels.h): int16 coefficients in, centred
+   representatives out. kem_ntt: a = NTT(a) (|a| < q in the slot; any
+   int16 here); kem_invntt: a = NTT^-1(a) * 2^16; kem_basemul_acc: r =
+   sum_{j<nk} a_j o b_j * 2^-16 (nk = 1..4 consecutive polynomials of 256).
+   Outputs written only on success. Return 0, -1 on a bus error (or a
+   non-canonical value read back, or nk out of range), or the refused
+   START's STATUS.ERR code. */
+int fa_rtl_drv_kem_present(fa_rtl_transport *t);
+int fa_rtl_drv_kem_ntt(fa_rtl_transport *t, int16_t *a, fa_rtl_kstat *st);
+int fa_rtl_drv_kem_invntt(fa_rtl_transport *t, int16_t *a, fa_rtl_kstat *st);
+int fa_rtl_drv_kem_basemul_acc(fa_rtl_transport *t, int16_t *r,
+	const int16_t *a, const int16_t *b, unsigned nk, fa_rtl_kstat *st);
 /* Start `op` on the loaded operands; returns the STATUS.ERR code (0 when
    accepted and completed). */
 int fa_rtl_drv_start(fa_rtl_transport *t, unsigned op, unsigned logn,

@@ -32,6 +32,7 @@ static uint32_t win_base(unsigned win)
 	case FA_RTL_TARGET_FFT_B: return FA_RTL_WIN_FFT_B;
 	case FA_RTL_TARGET_NTT_A: return FA_RTL_WIN_NTT_A;
 	case FA_RTL_TARGET_KECCAK: return FA_RTL_WIN_KECCAK;
+	case FA_RTL_TARGET_KEM:   return FA_RTL_WIN_KEM;
 	default:                  return FA_RTL_WIN_NTT_B;
 	}
 }
@@ -564,4 +565,149 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles)
 {
 	return rd(t, FA_RTL_REG_FS_SZ_CYCLES, cycles) != 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* ML-KEM mode of the NTT unit (CONFIG.MLKEM; hw/ntt kem_engine). One
+   polynomial of 256 coefficients is 128 pair words {f[2i+1], f[2i]}
+   (bits [23:12], [11:0]) in [0, q-1]: target / window KEM, A in words
+   0..127, B in words 128..255 (one burst carries both). The device works
+   on canonical values; the driver reduces the int16 inputs (Barrett, any
+   int16) and centres the outputs, so the results are exactly the seam
+   slots' (src/kernels.h: centred representatives), with no
+   data-dependent branch or index on either side. */
+
+#define KEM_Q 3329
+
+/* x mod q in [0, q-1] for any int16 x: Barrett with round(2^26 / q) =
+   20159 gives the centred representative, then q is added to a negative
+   one. */
+static uint32_t kem_canon(int16_t x)
+{
+	int32_t t = ((int32_t)20159 * x + (1 << 25)) >> 26;
+	int32_t r = (int32_t)x - t * KEM_Q;
+
+	r += KEM_Q & -(int32_t)((uint32_t)r >> 31);
+	return (uint32_t)r;
+}
+
+/* v in [0, q-1] -> the centred representative in [-(q-1)/2, (q-1)/2]. */
+static int16_t kem_centre(uint32_t v)
+{
+	int32_t x = (int32_t)v;
+
+	x -= KEM_Q & -(int32_t)((uint32_t)((KEM_Q - 1) / 2 - x) >> 31);
+	return (int16_t)x;
+}
+
+static void kem_pack(uint32_t *w, const int16_t *a)
+{
+	size_t i;
+
+	for (i = 0; i < 128; i ++) {
+		w[i] = kem_canon(a[2 * i]) | (kem_canon(a[2 * i + 1]) << 12);
+	}
+}
+
+int fa_rtl_drv_kem_present(fa_rtl_transport *t)
+{
+	uint32_t cfg = 0;
+
+	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
+		return 0;
+	}
+	return (cfg & FA_RTL_CONFIG_MLKEM_MASK) != 0;
+}
+
+/* A (and B) in, op, A out as 256 values in [0, q-1] (sum: added to acc
+   instead of stored). */
+static int kem_run(fa_rtl_transport *t, unsigned op, const int16_t *a,
+	const int16_t *b, uint32_t *out, uint32_t *cyc)
+{
+	uint32_t w[256];
+	size_t i;
+	int r;
+
+	kem_pack(w, a);
+	if (b != NULL) {
+		kem_pack(w + 128, b);
+	}
+	if (put_words(t, FA_RTL_TARGET_KEM, w, b != NULL ? 256 : 128) != 0) {
+		return -1;
+	}
+	r = fa_rtl_drv_start(t, op, 0, cyc);
+	if (r != 0) {
+		return r;
+	}
+	if (get_words(t, FA_RTL_TARGET_KEM, w, 128) != 0) {
+		return -1;
+	}
+	for (i = 0; i < 128; i ++) {
+		out[2 * i] = w[i] & 0xFFFu;
+		out[2 * i + 1] = (w[i] >> 12) & 0xFFFu;
+		if (out[2 * i] >= KEM_Q || out[2 * i + 1] >= KEM_Q) {
+			return -1;          /* not a canonical value: device fault */
+		}
+	}
+	return 0;
+}
+
+static int kem_transform(fa_rtl_transport *t, unsigned op, int16_t *a,
+	fa_rtl_kstat *st)
+{
+	uint32_t v[256], cyc = 0;
+	uint64_t t0 = now(t);
+	size_t i;
+	int r = kem_run(t, op, a, NULL, v, &cyc);
+
+	if (r != 0) {
+		return r;
+	}
+	for (i = 0; i < 256; i ++) {
+		a[i] = kem_centre(v[i]);
+	}
+	account(st, 8, cyc, t0, now(t));
+	return 0;
+}
+
+int fa_rtl_drv_kem_ntt(fa_rtl_transport *t, int16_t *a, fa_rtl_kstat *st)
+{
+	return kem_transform(t, FA_RTL_OP_KEM_NTT, a, st);
+}
+
+int fa_rtl_drv_kem_invntt(fa_rtl_transport *t, int16_t *a, fa_rtl_kstat *st)
+{
+	return kem_transform(t, FA_RTL_OP_KEM_INTT_MONT, a, st);
+}
+
+int fa_rtl_drv_kem_basemul_acc(fa_rtl_transport *t, int16_t *r,
+	const int16_t *a, const int16_t *b, unsigned nk, fa_rtl_kstat *st)
+{
+	uint32_t acc[256], v[256], cyc = 0, c;
+	uint64_t t0 = now(t);
+	unsigned j;
+	size_t i;
+	int e;
+
+	if (nk == 0 || nk > 4) {
+		return -1;
+	}
+	memset(acc, 0, sizeof acc);
+	for (j = 0; j < nk; j ++) {
+		c = 0;
+		e = kem_run(t, FA_RTL_OP_KEM_BASEMUL_MONT, a + 256 * j,
+			b + 256 * j, v, &c);
+		if (e != 0) {
+			return e;
+		}
+		cyc += c;
+		for (i = 0; i < 256; i ++) {
+			acc[i] += v[i];             /* < 4q: fits int16 */
+		}
+	}
+	for (i = 0; i < 256; i ++) {
+		r[i] = kem_centre(kem_canon((int16_t)acc[i]));
+	}
+	account(st, 8, cyc, t0, now(t));
+	return 0;
 }
