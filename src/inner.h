@@ -85,6 +85,25 @@ size_t fa_comp_encode(void *out, size_t max_out_len,
 int fa_comp_decode(int16_t *x, unsigned logn,
 	const void *in, size_t max_in_len);
 
+/* Keys (codec_keys.c), falcon_accel.h formats. Encoders return the
+   length written (FA_PUBKEY_SIZE / FA_PRIVKEY_SIZE) or 0; decoders FA_OK
+   or a negative FA_ERR_* code, and set *logn_out on success. */
+size_t fa_pubkey_encode(uint8_t *pk, const uint16_t *h, unsigned logn);
+int fa_pubkey_decode(uint16_t *h, unsigned *logn_out,
+	const uint8_t *pk, size_t pk_len);
+size_t fa_privkey_encode(uint8_t *sk, const int8_t *f, const int8_t *g,
+	const int8_t *F, unsigned logn);
+/* f, g, F only (G not computed, the key not checked). */
+int fa_privkey_decode(int8_t *f, int8_t *g, int8_t *F,
+	unsigned *logn_out, const uint8_t *sk, size_t sk_len);
+/* f, g, F, G recomputed, and the key checked as one keygen could have
+   produced (FA_ERR_KEY otherwise). tmp: FA_TMPSIZE_PRIVCHECK(logn)
+   bytes, any alignment. */
+#define FA_TMPSIZE_PRIVCHECK(logn) ((24u << (logn)) + 7u)
+int fa_privkey_decode_full(int8_t *f, int8_t *g, int8_t *F, int8_t *G,
+	unsigned *logn_out, const uint8_t *sk, size_t sk_len, uint8_t *tmp,
+	const struct fa_kernels *k);
+
 /* ------------------------------------------------------------------ */
 /* Hash-to-point (hash_to_point.c) and the norm bound (sig_norm.c). */
 

@@ -1,6 +1,6 @@
 /*
  * bench_privkey_check.c -- cost of the private-key check done at decode
- * (src/api.c decode_privkey_full), per part and per degree, next to the
+ * (src/codec_keys.c fa_privkey_decode_full), per part and per degree, next to the
  * operations that pay it (fa_make_public, fa_sign_dyn) and sign_tree
  * (which does not).
  *
