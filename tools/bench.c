@@ -1,6 +1,6 @@
 /*
  * bench.c -- `falcon-accel bench`: median timings of the kernels (through
- * the backend's `struct fa_kernels`, src/kernels.h) and of the scheme
+ * the backend's `struct fa_kernels`, tools/bench_inner.h) and of the scheme
  * operations, per degree, on one backend.
  *
  * Method: CLOCK_MONOTONIC; for each operation, R samples; before each
@@ -39,7 +39,7 @@
 
 #include "cli.h"
 #include "bench_kem.h"   /* ML-KEM ops (bench_kem.c) */
-#include "kernels.h"
+#include "bench_inner.h"   /* the kernel seam and the sampler inputs */
 
 #if defined(FA_HAVE_EDGE) && FA_HAVE_EDGE
 #include "falcon_accel_edge.h"

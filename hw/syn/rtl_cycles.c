@@ -19,11 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "bench_inner.h"
 #include "fa_rtl.h"
 #include "fa_rtl_regs.h"
-
-extern const struct fa_kernels fa_backend_rtl;
 
 static uint64_t rng_state = 0x243F6A8885A308D3u;
 

@@ -19,7 +19,7 @@ cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release -DFA_RTL_P="$P" \
 cmake --build "$B" --target falcon_accel falcon_accel_rtl -j2 > "$B.build.log" 2>&1
 ${CC:-cc} -O2 -std=c11 -ffp-contract=off -fno-math-errno -DFA_FPEMU=0 \
 	-DFA_FREESTANDING=0 -DFA_HAVE_BACKEND_RTL=1 -I"$ROOT/include" \
-	-I"$ROOT/src" -I"$ROOT/src/backend_rtl" -c "$HW/syn/rtl_cycles.c" \
+	-I"$ROOT/src" -I"$ROOT/tools" -I"$ROOT/src/backend_rtl" -c "$HW/syn/rtl_cycles.c" \
 	-o "$B/rtl_cycles.o"
 ${CXX:-c++} -o "$B/rtl_cycles" "$B/rtl_cycles.o" "$B/src/backend_rtl/libfalcon_accel_rtl.a" \
 	"$B/libfalcon_accel.a" "$B/src/backend_rtl/libfalcon_accel_rtl.a" "$B/libfalcon_accel.a" \
