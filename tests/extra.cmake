@@ -144,6 +144,19 @@ if(TARGET falcon-accel AND TARGET fa_kat_drbg AND FA_HW_SH)
     set_tests_properties(rtl_kat_samplerz_512 PROPERTIES
       ENVIRONMENT "FALCON_ACCEL_BACKEND=rtl;FA_RTL_SAMPLERZ=1"
       ${FA_CLI_SKIP_CODE} TIMEOUT 300 LABELS "hw;kat")
+    # ML-KEM's ACVP and Wycheproof vectors (test_mlkem) with the default
+    # backend rtl: NTT, inverse and base multiplication on the device's
+    # q = 3329 mode (the Verilated model has MLKEM = 1). ~100 s on a loaded
+    # 2-vCPU machine, so not in CI (test_backends and test_mlkem_backends
+    # compare the rtl ML-KEM slots and whole KEM runs with portable there):
+    # cmake -DFA_RTL_MLKEM_VECTORS=ON, then ctest -R rtl_mlkem_vectors.
+    option(FA_RTL_MLKEM_VECTORS "ctest rtl_mlkem_vectors (ML-KEM vectors on the rtl backend)" OFF)
+    if(TARGET test_mlkem AND FA_RTL_MLKEM_VECTORS)
+      add_test(NAME rtl_mlkem_vectors COMMAND test_mlkem
+        WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(rtl_mlkem_vectors PROPERTIES
+        ENVIRONMENT "FALCON_ACCEL_BACKEND=rtl" TIMEOUT 600 LABELS "hw;kat")
+    endif()
   elseif(FA_RTL AND NOT FA_FREESTANDING AND "$ENV{CI}" STREQUAL "true")
     # Asked for (FA_RTL=ON) but not built: under CI the RTL KATs fail.
     add_test(NAME rtl_kat_not_built COMMAND ${FA_HW_SH} -c
