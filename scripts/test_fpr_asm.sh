@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# test_fpr_asm.sh -- src/fpr_emu_rv32.S (fpr add / add_sub / mul in RV32IMC
-# assembly) against the C emulation of src/fpr_emu.c, both built for
+# test_fpr_asm.sh -- src/fpr_emu_rv32.S (fpr add / add_sub / mul / div in
+# RV32IMC assembly) against the C emulation of src/fpr_emu.c, both built for
 # rv32imc/ilp32 and run under qemu-riscv32 (Linux user mode):
 #
 #  1. builds tests/fpr_asm/fpr_asm_diff.c + src/fpr_emu.c + the assembly
 #     (no C library) and runs it: every result bit-identical on the edge
-#     table and N random pairs per generator (8 generators, 4 results each);
+#     table and N random pairs per generator (9 generators, 5 results each);
 #  2. builds it again with -DFA_FPR_ASM_MUTANT (ties round up instead of to
 #     even) and requires that run to FAIL: the test can fail;
 #  3. checks that the assembled functions are straight-line (no branch,
 #     no jump but ret: constant time) and prints their instruction counts
-#     beside the C functions' (rv32imc -O3; both branch-free, so the
-#     static count is the executed count).
+#     beside the C functions' (rv32imc -O3; add, add_sub, mul are
+#     branch-free in both, so the static count is the executed count; C's
+#     div runs a 56-step loop: its static count is not what it executes).
+#
+#  4. FULL=1 only: tests/fpr_asm/div_recip_bound.c on the host, the error
+#     bound of the division's reciprocal for every divisor (~10-20 s).
 #
 # Usage: scripts/test_fpr_asm.sh [N]      (default 1000000; build/fpr-asm)
 # Env:   FA_RV32_PREFIX (riscv64-unknown-elf-), QEMU (qemu-riscv32),
@@ -86,16 +90,28 @@ fi
 # instructions per function (nop padding excluded)
 count() {
 	dis "$1" | awk -v f="<$2>:" '
-		/^[0-9a-f]+ <[^>]*>:$/ { on = ($2 == f); next }
+		/^[0-9a-f]+ <[^>]*>:$/ { if ($2 !~ /^<\.L/) on = ($2 == f); next }
 		on && NF >= 2 && $1 ~ /:$/ && $2 !~ /nop/ { n++ }
 		END { print n + 0 }'
 }
 echo "== rv32imc instructions per call (static = executed; C at -O3)"
 printf '  %-10s %8s %8s\n' op C asm
-for op in add add_sub mul; do
+for op in add add_sub mul div; do
 	printf '  %-10s %8s %8s\n' "$op" "$(count "$BUILD/fpr_emu_c.o" "fa_fpr_$op")" \
 		"$(count "$BUILD/fpr_emu_rv32.o" "fa_fpr_${op}_rv32")"
 done
+echo "  (C div: static count; its two loops run 24 and 32 times, see bench/FPEMU.md)"
+
+# FULL=1: the division's reciprocal bound for every divisor (2^30 cases)
+if [ "${FULL:-0}" = 1 ]; then
+	echo "== division: reciprocal lower bound and error for every D (host)"
+	if ${HOSTCC:-cc} -O2 -o "$BUILD/div_recip_bound" "$ROOT/tests/fpr_asm/div_recip_bound.c" \
+		&& "$BUILD/div_recip_bound"; then
+		:
+	else
+		status=1
+	fi
+fi
 
 if [ $status -eq 0 ]; then
 	echo "test_fpr_asm: OK"

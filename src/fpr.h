@@ -51,7 +51,7 @@ int fa_fpr_lt(uint64_t x, uint64_t y);
 
 /*
  * rv32 builds (CMake option FA_FPR_ASM, on in cmake/rv32imc.cmake): add,
- * add_sub and mul run the RV32IMC assembly of src/fpr_emu_rv32.S, whose
+ * add_sub, mul and div run the RV32IMC assembly of src/fpr_emu_rv32.S, whose
  * results are bit-identical to the C functions above for every input
  * (scripts/test_fpr_asm.sh); elsewhere the C functions.
  */
@@ -59,13 +59,16 @@ int fa_fpr_lt(uint64_t x, uint64_t y);
 uint64_t fa_fpr_add_rv32(uint64_t x, uint64_t y);
 void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);
+uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);
 #define FA_FPR_ADD_FN fa_fpr_add_rv32
 #define FA_FPR_ADD_SUB_FN fa_fpr_add_sub_rv32
 #define FA_FPR_MUL_FN fa_fpr_mul_rv32
+#define FA_FPR_DIV_FN fa_fpr_div_rv32
 #else
 #define FA_FPR_ADD_FN fa_fpr_add
 #define FA_FPR_ADD_SUB_FN fa_fpr_add_sub
 #define FA_FPR_MUL_FN fa_fpr_mul
+#define FA_FPR_DIV_FN fa_fpr_div
 #endif
 
 typedef uint64_t fpr;
@@ -119,8 +122,8 @@ static inline fpr fpr_double(fpr x)
 }
 static inline fpr fpr_mul(fpr x, fpr y) { return FA_FPR_MUL_FN(x, y); }
 static inline fpr fpr_sqr(fpr x) { return FA_FPR_MUL_FN(x, x); }
-static inline fpr fpr_div(fpr x, fpr y) { return fa_fpr_div(x, y); }
-static inline fpr fpr_inv(fpr x) { return fa_fpr_div(0x3FF0000000000000u, x); }
+static inline fpr fpr_div(fpr x, fpr y) { return FA_FPR_DIV_FN(x, y); }
+static inline fpr fpr_inv(fpr x) { return FA_FPR_DIV_FN(0x3FF0000000000000u, x); }
 static inline fpr fpr_sqrt(fpr x) { return fa_fpr_sqrt(x); }
 static inline int fpr_lt(fpr x, fpr y) { return fa_fpr_lt(x, y); }
 /* Ties to even, |x| < 2^63. */

@@ -6,11 +6,13 @@
  *   void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y,
  *                            uint64_t *sum, uint64_t *dif);       x + y, x - y
  *   uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);             x * y
+ *   uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);             x / y
  *
  * Built only for rv32 targets (CMake option FA_FPR_ASM, on in
  * cmake/rv32imc.cmake); src/fpr.h then routes fpr_add, fpr_sub,
- * fpr_add_sub and fpr_mul here. The C functions fa_fpr_add, fa_fpr_add_sub
- * and fa_fpr_mul stay the reference: the results are bit-identical to
+ * fpr_add_sub, fpr_mul, fpr_sqr, fpr_div and fpr_inv here. The C functions
+ * fa_fpr_add, fa_fpr_add_sub, fa_fpr_mul and fa_fpr_div stay the
+ * reference: the results are bit-identical to
  * theirs for EVERY pair of 64-bit inputs (zeros of both signs, subnormal
  * inputs read as zero, results below 2^-1022 flushed to zero of the same
  * sign except the one that rounds up to 2^-1022, overflow to infinity,
@@ -63,8 +65,22 @@
  * spacing), as in fpr_emu.c. A zero or subnormal operand gives zero of
  * the product's sign.
  *
+ * Division. The C code runs a 56-step restoring loop (~1300 rv32
+ * instructions); here the quotient Q = floor(X 2^55 / Y) of the
+ * significands and its remainder come from multiplications: a reciprocal
+ * V <= 2^62 / D of D = floor(Y / 2^22) + 1 (a linear first guess and
+ * three Newton steps, all rounded down: relative error below 2^-29 for
+ * every D, checked by tests/fpr_asm/div_recip_bound.c), then three
+ * quotient digits, each a lower bound from V, each followed by the exact
+ * remainder (mod 2^64, where it is known to lie in [0, 4Y)): q1 (28 bits,
+ * short by at most 1), q2 (short by at most 3), q3 (at most 3, short by
+ * at most 1), and one final correction (remainder >= Y: Q + 1). The
+ * sticky bit is "remainder != 0". Rounding and packing as for the
+ * product; x zero or subnormal: zero; y zero or subnormal: infinity
+ * (0/0 included), as fpr_emu.c.
+ *
  * rv32imc instructions (= executed: no branch): fa_fpr_add_rv32 136,
- * fa_fpr_add_sub_rv32 179, fa_fpr_mul_rv32 89 (bench/FPEMU.md has the
+ * fa_fpr_add_sub_rv32 179, fa_fpr_mul_rv32 89, fa_fpr_div_rv32 169 (bench/FPEMU.md has the
  * measured counts and the C versions' counts).
  */
 
@@ -426,3 +442,177 @@ fa_fpr_mul_rv32:
 	or	a1, a1, t0
 	ret
 	.size	fa_fpr_mul_rv32, .-fa_fpr_mul_rv32
+
+/* uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y) */
+	.globl	fa_fpr_div_rv32
+	.type	fa_fpr_div_rv32, @function
+	.p2align 2
+fa_fpr_div_rv32:
+	xor	t0, a1, a3
+	srli	t0, t0, 31
+	slli	t0, t0, 31		/* sign */
+	slli	t1, a1, 1
+	srli	t1, t1, 21		/* ex */
+	slli	t2, a3, 1
+	srli	t2, t2, 21		/* ey */
+	/* X = a1:a0, Y = a3:a2 in [2^52, 2^53) (implicit bit forced; zero
+	   operands are dealt with through the exponent at the end) */
+	lui	t3, 0x100
+	slli	a1, a1, 12
+	srli	a1, a1, 12
+	or	a1, a1, t3
+	slli	a3, a3, 12
+	srli	a3, a3, 12
+	or	a3, a3, t3
+	/* t3 = D = floor(Y / 2^22) + 1 in [2^30 + 1, 2^31] (D > Y / 2^22) */
+	slli	t3, a3, 10
+	srli	t4, a2, 22
+	or	t3, t3, t4
+	addi	t3, t3, 1
+	/* t4 = V <= 2^62 / D, relative error < 2^-29 (checked for every D
+	   by tests/fpr_asm/div_recip_bound.c): V0 = 2 (48/17 - (32/17) d)
+	   2^30 with d = D / 2^31, then three Newton steps
+	   V <- V (2 - d V / 2^31) computed downwards:
+	   E = 2^31 - 1 - floor(D V / 2^32), V <- floor(V E / 2^30) */
+	li	t5, 0xF0F0F0F0
+	mulhu	t5, t3, t5
+	li	t4, 0xB4B4B4B4
+	sub	t4, t4, t5
+	slli	t4, t4, 1
+	li	t6, 0x7FFFFFFF
+	mulhu	t5, t3, t4
+	xor	t5, t5, t6
+	mulhu	a4, t4, t5
+	mul	a5, t4, t5
+	slli	a4, a4, 2
+	srli	a5, a5, 30
+	or	t4, a4, a5
+	mulhu	t5, t3, t4
+	xor	t5, t5, t6
+	mulhu	a4, t4, t5
+	mul	a5, t4, t5
+	slli	a4, a4, 2
+	srli	a5, a5, 30
+	or	t4, a4, a5
+	mulhu	t5, t3, t4
+	xor	t5, t5, t6
+	mulhu	a4, t4, t5
+	mul	a5, t4, t5
+	slli	a4, a4, 2
+	srli	a5, a5, 30
+	or	t4, a4, a5
+	/* Every estimate below is a lower bound: X, R truncated, 1/D <
+	   2^22 / Y, V <= 2^62 / D, products floored.
+	   q1 = floor(floor(X / 2^21) V / 2^36): floor(X 2^27 / Y) or one
+	   less; R1 = X 2^27 - q1 Y in [0, 2Y) (exact mod 2^64) */
+	slli	a4, a1, 11
+	srli	a5, a0, 21
+	or	a4, a4, a5
+	mulhu	a4, a4, t4
+	srli	a4, a4, 4		/* q1 < 2^28 */
+	slli	a7, a1, 27
+	srli	a5, a0, 5
+	or	a7, a7, a5
+	slli	a6, a0, 27
+	mul	a5, a4, a2
+	mulhu	t5, a4, a2
+	mul	t6, a4, a3
+	add	t5, t5, t6
+	sltu	t6, a6, a5
+	sub	a6, a6, a5
+	sub	a7, a7, t5
+	sub	a7, a7, t6
+	/* q2 = floor(floor(R1 / 2^23) V / 2^33): floor(R1 2^28 / Y) minus
+	   at most 3; R2 = R1 2^28 - q2 Y in [0, 4Y) */
+	slli	a5, a7, 9
+	srli	t5, a6, 23
+	or	a5, a5, t5
+	mulhu	a5, a5, t4
+	srli	a5, a5, 1		/* q2 < 2^30 */
+	slli	a7, a7, 28
+	srli	t5, a6, 4
+	or	a7, a7, t5
+	slli	a6, a6, 28
+	mul	t5, a5, a2
+	mulhu	t6, a5, a2
+	mul	a0, a5, a3
+	add	t6, t6, a0
+	sltu	a0, a6, t5
+	sub	a6, a6, t5
+	sub	a7, a7, t6
+	sub	a7, a7, a0
+	/* a1:a0 = Q = q1 2^28 + q2 */
+	slli	a0, a4, 28
+	srli	a1, a4, 4
+	add	a0, a0, a5
+	sltu	t5, a0, a5
+	add	a1, a1, t5
+	/* q3 = floor(floor(R2 / 2^24) V / 2^60): floor(R2 / Y) or one less;
+	   Q += q3, R3 = R2 - q3 Y in [0, 2Y) */
+	slli	t5, a7, 8
+	srli	t6, a6, 24
+	or	t5, t5, t6
+	mulhu	t5, t5, t4
+	srli	t5, t5, 28
+	add	a0, a0, t5
+	sltu	t6, a0, t5
+	add	a1, a1, t6
+	mul	t6, t5, a2
+	mulhu	a4, t5, a2
+	mul	a5, t5, a3
+	add	a4, a4, a5
+	sltu	a5, a6, t6
+	sub	a6, a6, t6
+	sub	a7, a7, a4
+	sub	a7, a7, a5
+	/* R3 >= Y: Q += 1, R3 -= Y. a4 = sticky (final remainder != 0) */
+	sltu	t5, a6, a2
+	sub	a4, a6, a2
+	sub	a5, a7, a3
+	sub	a5, a5, t5
+	srai	t5, a5, 31		/* -1 iff R3 < Y */
+	addi	t6, t5, 1
+	add	a0, a0, t6
+	sltu	t6, a0, t6
+	add	a1, a1, t6
+	or	a6, a6, a7
+	snez	a6, a6
+	or	a4, a4, a5
+	snez	a4, a4
+	xor	a6, a6, a4
+	and	a6, a6, t5
+	xor	a4, a4, a6
+	/* Q = floor(X 2^55 / Y) in [2^54, 2^56): to bit 63 (shift 9 - top),
+	   sticky in bit 0 */
+	srli	t5, a1, 23		/* top */
+	xori	t6, t5, 9
+	sll	a1, a1, t6
+	neg	a5, t6
+	srl	a5, a0, a5
+	or	a1, a1, a5
+	sll	a0, a0, t6
+	or	a0, a0, a4
+	/* t3 = E - 1 = ex - ey + 1021 + top; x zero or subnormal: minus
+	   2^20 (zero); y zero or subnormal: plus 2^21 (infinity, also 0/0) */
+	sub	t3, t1, t2
+	add	t3, t3, t5
+	addi	t3, t3, 1021
+	seqz	t1, t1
+	slli	t1, t1, 20
+	sub	t3, t3, t1
+	seqz	t2, t2
+	slli	t2, t2, 21
+	add	t3, t3, t2
+	/* t2 = (E == 0 && leading 53 bits all ones): 2^-1022 */
+	ori	t2, a0, 0x7FF
+	and	t2, t2, a1
+	not	t2, t2
+	addi	t5, t3, 1
+	or	t2, t2, t5
+	seqz	t2, t2
+	FPR_ROUND a1, a0, t3, t4, t5
+	slli	t2, t2, 20
+	or	a1, a1, t2
+	or	a1, a1, t0
+	ret
+	.size	fa_fpr_div_rv32, .-fa_fpr_div_rv32

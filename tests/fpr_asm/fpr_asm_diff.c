@@ -9,6 +9,7 @@
  *   fa_fpr_add_rv32(x, y)      == fa_fpr_add(x, y)
  *   fa_fpr_add_sub_rv32(x, y)  == fa_fpr_add_sub(x, y)   (both outputs)
  *   fa_fpr_mul_rv32(x, y)      == fa_fpr_mul(x, y)
+ *   fa_fpr_div_rv32(x, y)      == fa_fpr_div(x, y)
  * on all ordered pairs of a table of edge values (zeros of both signs,
  * subnormals, 2^-1022 and its neighbours, the largest finite value,
  * infinities and NaNs, which both codes process as ordinary exponents)
@@ -30,6 +31,8 @@ uint64_t fa_fpr_mul(uint64_t x, uint64_t y);
 uint64_t fa_fpr_add_rv32(uint64_t x, uint64_t y);
 void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);
+uint64_t fa_fpr_div(uint64_t x, uint64_t y);
+uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);
 
 /* ---- Linux rv32 system calls (qemu-riscv32) ---- */
 static long sys3(long n, long a, long b, long c)
@@ -167,6 +170,11 @@ static void check(uint64_t x, uint64_t y)
 	if (a != b)
 		report("mul", x, y, a, b);
 	checksum = (checksum ^ b ^ d2) * 0x100000001B3u;
+	a = fa_fpr_div(x, y);
+	b = fa_fpr_div_rv32(x, y);
+	if (a != b)
+		report("div", x, y, a, b);
+	checksum = (checksum ^ b) * 0x100000001B3u;
 }
 
 /* ---- generators of pairs ---- */
@@ -243,10 +251,48 @@ static void g_mul_min(uint64_t *x, uint64_t *y)
 	*y = mk(rnd() & 1, 1023 - ex + below(3) - 1, fy);
 }
 
+/* quotients: exact (x = y * small integer or power of two), next to 1,
+   near 2^-1022 and overflow, divisor significands near 1 and 2 */
+static void g_div(uint64_t *x, uint64_t *y)
+{
+	uint32_t k = below(6), ey = 1 + below(2046), ex;
+	uint64_t fy = frac();
+	if (k == 0)
+		fy = rnd() & 0xFFFF;
+	else if (k == 1)
+		fy = FRAC - (rnd() & 0xFFFF);
+	*y = mk(rnd() & 1, ey, fy);
+	if (k == 2) {
+		/* x = y * m, m small: exact quotient m */
+		uint64_t m = 1 + below(255), sy = fy | ((uint64_t)1 << 52);
+		uint64_t p = sy * m;
+		uint32_t sh = 0;
+		while ((p >> 53) != 0) {
+			p >>= 1;
+			sh ++;
+		}
+		if ((p << sh) != sy * m)
+			p = sy;
+		*x = mk(rnd() & 1, (ey + sh) & 0x7FF, p);
+		return;
+	}
+	if (k == 3) {
+		*x = *y + below(5) - 2;                 /* quotient ~1 */
+		return;
+	}
+	ex = ey + 1022 - below(5);                      /* near overflow */
+	if (k == 4)
+		ex = ey - 1023 + below(5);              /* near 2^-1022 */
+	if (rnd() & 1)
+		ex = 1 + below(2046);
+	*x = mk(rnd() & 1, ex, frac());
+}
+
 static const struct { const char *name; gen_fn fn; } gens[] = {
 	{ "raw", g_raw }, { "falcon", g_falcon }, { "close", g_close },
 	{ "cancel", g_cancel }, { "expdiff", g_expdiff }, { "tiny", g_tiny },
 	{ "mul_edge", g_mul_edge }, { "mul_min", g_mul_min },
+	{ "div", g_div },
 };
 
 static uint32_t parse_u(const char *s)
@@ -291,7 +337,7 @@ int fpr_asm_main(long *sp)
 		out(gens[k].name);
 		out(": ");
 		out_u(n);
-		out(" pairs x 3 ops");
+		out(" pairs x 4 ops");
 		out(fails == f0 ? " ok\n" : " FAIL\n");
 	}
 	out("checksum ");
