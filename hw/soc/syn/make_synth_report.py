@@ -97,7 +97,7 @@ def xc7_section():
         if not st:
             rows.append("| %s | %s | not finished | | | | | | | |" % (name, config(info)))
             continue
-        c = XR.total_cells(st)
+        c = stat_cells(st)
         r = XR.resources(c)
         D = XR.DEVICE
         rows.append("| %s | %s | %s (%s + %s + %s) = %s | %s = %s | %s = %s | %s (%s + %s/2) = %s | %s | %s | %s | %s s wall; %s |" % (
@@ -120,14 +120,42 @@ def xc7_section():
     return "\n".join(L) + "\n"
 
 
+def stat_cells(stat_text):
+    """Cell counts of a flattened design's `stat`: Yosys 0.70 writes
+    "   COUNT   CELL", Yosys 0.23 "   CELL   COUNT"; both are read."""
+    c = {}
+    for line in stat_text.splitlines():
+        m = re.match(r"\s+(\d+)\s+(\$?[A-Za-z_]\w*)\s*$", line)
+        if m:
+            c[m.group(2)] = int(m.group(1))
+            continue
+        m = re.match(r"\s+(\$?[A-Za-z_]\w*)\s+(\d+)\s*$", line)
+        if m:
+            c[m.group(1)] = int(m.group(2))
+    for k in ("wires", "cells", "ports"):
+        c.pop(k, None)
+    return c
+
+
 def run_cost(log_path):
-    """CPU time and peak memory from the `End of script` line of a Yosys log."""
-    t = read(log_path)
-    m = t and re.findall(r"CPU: user ([\d.]+)s system ([\d.]+)s, MEM: ([\d.]+) MB peak", t)
-    if not m:
-        return "CPU ?"
-    u, sy, mem = m[-1]
-    return "CPU %d s, %.1f GB peak" % (float(u) + float(sy), float(mem) / 1024)
+    """CPU time from the `End of script` line of a Yosys log (0.70: "time:
+    Ts, user: Us, system: Ss"; 0.23 also gives the peak memory)."""
+    t = read(log_path) or ""
+    m = re.findall(r"CPU: user ([\d.]+)s system ([\d.]+)s, MEM: ([\d.]+) MB peak", t)
+    if m:
+        u, sy, mem = m[-1]
+        return "CPU %d s, %.1f GB peak" % (float(u) + float(sy), float(mem) / 1024)
+    m = re.findall(r"End of script\..*user: ([\d.]+)s, system: ([\d.]+)s", t)
+    if m:
+        return "CPU %d s" % (float(m[-1][0]) + float(m[-1][1]))
+    return "CPU ?"
+
+
+def pnr_error(name):
+    """nextpnr's first ERROR line for a run that stopped (e.g. the design
+    does not fit: no BELs remaining), or None."""
+    m = re.search(r"^ERROR: (.*)$", read(os.path.join(RUNS, name + ".pnr.log")) or "", re.M)
+    return m.group(1).strip() if m else None
 
 
 def ecp5_section():
@@ -146,7 +174,11 @@ def ecp5_section():
     for name, info, rep, t in runs:
         tm = "%s / %s" % (t.get("synth", "-"), t.get("pnr", "-"))
         if rep is None:
-            state = "synthesis not finished" if "synth" not in t else "place and route not finished"
+            err = pnr_error(name)
+            if err:
+                state = "nextpnr failed: `%s`" % err
+            else:
+                state = "synthesis not finished" if "synth" not in t else "place and route not finished"
             L.append("| %s | %s | - | %s | | | %s |" % (name, config(info), state, tm))
             continue
         fm = rep.get("fmax", {})
