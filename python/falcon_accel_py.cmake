@@ -14,7 +14,8 @@ endif()
 
 add_library(falcon_accel_py SHARED ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.c
   ${CMAKE_CURRENT_LIST_DIR}/src/fa_py_batch_front.c)
-target_include_directories(falcon_accel_py PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_include_directories(falcon_accel_py PRIVATE ${CMAKE_SOURCE_DIR}/include
+  ${CMAKE_CURRENT_LIST_DIR}/src)
 # Whole archives: the Python side calls functions nothing in the shared
 # object references.
 target_link_libraries(falcon_accel_py PRIVATE
@@ -29,3 +30,10 @@ install(TARGETS falcon_accel_py
   LIBRARY DESTINATION falcon_accel COMPONENT python)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/openapi.json
   DESTINATION falcon_accel COMPONENT python)
+# The headers the cffi declarations are generated from at import time
+# (falcon_accel/_cdef.py).
+install(FILES ${CMAKE_SOURCE_DIR}/include/falcon_accel.h
+  ${CMAKE_SOURCE_DIR}/include/falcon_accel_edge.h
+  ${CMAKE_SOURCE_DIR}/include/falcon_accel_kem.h
+  ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.h
+  DESTINATION falcon_accel/_headers COMPONENT python)

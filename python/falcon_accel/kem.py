@@ -14,9 +14,9 @@ modulus check), ``KEY`` (the decapsulation key fails the hash check),
 ``BADARG`` (level). A ciphertext of the right length always decapsulates
 (a wrong one gives the implicit-rejection secret, as FIPS 203 requires).
 
-The declarations below are this module's own cffi instance on the same
-shared library as :mod:`falcon_accel.core` (it exports the ML-KEM
-functions too). Calls release the GIL.
+The declarations are this module's own cffi instance (generated from the
+headers, _cdef.py) on the same shared library as :mod:`falcon_accel.core`
+(it exports the ML-KEM functions too). Calls release the GIL.
 """
 from __future__ import annotations
 
@@ -24,31 +24,13 @@ from typing import Optional, Tuple, Union
 
 from cffi import FFI
 
-from . import _ffi
+from . import _cdef, _ffi
 from .core import FalconError, Backend, error_for
 from ._errors import FA_ERR_BADARG, FA_ERR_LENGTH
 
-CDEF = r"""
-typedef struct fa_kernels fa_backend;
-int fa_kem_keygen_derand(const fa_backend *be, unsigned level,
-    uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
-    const uint8_t *d, const uint8_t *z, void *tmp, size_t tmp_len);
-int fa_kem_keygen(const fa_backend *be, unsigned level,
-    uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
-    void *tmp, size_t tmp_len);
-int fa_kem_encaps_derand(const fa_backend *be, unsigned level,
-    uint8_t *ct, size_t ct_len, uint8_t *ss,
-    const uint8_t *ek, size_t ek_len, const uint8_t *m,
-    void *tmp, size_t tmp_len);
-int fa_kem_encaps(const fa_backend *be, unsigned level,
-    uint8_t *ct, size_t ct_len, uint8_t *ss,
-    const uint8_t *ek, size_t ek_len, void *tmp, size_t tmp_len);
-int fa_kem_decaps(const fa_backend *be, unsigned level, uint8_t *ss,
-    const uint8_t *ct, size_t ct_len, const uint8_t *dk, size_t dk_len,
-    void *tmp, size_t tmp_len);
-int fa_kem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
-int fa_kem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
-"""
+# Generated from include/falcon_accel.h and include/falcon_accel_kem.h
+# (see _cdef.py).
+CDEF = _cdef.cdef_text(_cdef.KEM_HEADERS)
 
 _kffi = FFI()
 _kffi.cdef(CDEF)

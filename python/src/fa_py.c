@@ -11,6 +11,7 @@
 
 #include "falcon_accel.h"
 #include "falcon_accel_edge.h"
+#include "fa_py.h"
 
 /* AVX2 versions of the base64 decoder and the string scanner below, used
    when the CPU has AVX2 (checked at run time; GCC and Clang on x86-64). */

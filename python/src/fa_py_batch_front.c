@@ -26,15 +26,7 @@
 
 #include "falcon_accel.h"
 #include "falcon_accel_edge.h"
-
-/* The reader and packer of python/src/fa_py.c. */
-int fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
-	size_t max_items, size_t *spans, uint32_t *key_idx,
-	size_t *key_spans, size_t max_keys, size_t *info);
-long fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
-	size_t nkeys, const uint32_t *key_idx, const char *body,
-	const size_t *spans, unsigned per, size_t n,
-	uint8_t *out, size_t out_cap, size_t *lens_out);
+#include "fa_py.h"      /* also the reader and packer of fa_py.c */
 
 /* fa_py_front_submit's answer when the body is left to the caller. */
 #define FRONT_DETAILED   1
@@ -51,7 +43,7 @@ typedef struct {
 	size_t sk_len;
 } front_key;
 
-typedef struct fa_py_front {
+struct fa_py_front {
 	front_key *keys;        /* open addressing, cap a power of two */
 	size_t keys_cap;
 	size_t keys_n;
@@ -62,7 +54,7 @@ typedef struct fa_py_front {
 	fa_broker_item *items;  /* per item */
 	uint8_t *out;           /* decoded messages and signatures */
 	size_t out_cap;
-} fa_py_front;
+};
 
 /* FNV-1a over the key id (ids are hex digests: any mix will do). */
 static size_t
