@@ -169,28 +169,6 @@ def render_avx2():
         out.append("\t{ " + ", ".join("%d" % v for v in idx) + " },")
     out.append("};")
     out.append("")
-    # Keccak-f[1600] round constants (FIPS 202, Algorithm 5): bit 2^j - 1
-    # of RC[i] is rc(j + 7i), rc from the LFSR x^8 + x^6 + x^5 + x^4 + 1.
-    def rc_bit(t):
-        if t % 255 == 0:
-            return 1
-        r = 1
-        for _ in range(t % 255):
-            r <<= 1
-            if r & 0x100:
-                r ^= 0x171
-        return r & 1
-    rcs = []
-    for i in range(24):
-        v = 0
-        for j in range(7):
-            v |= rc_bit(j + 7 * i) << ((1 << j) - 1)
-        rcs.append(v)
-    out.append("/* Keccak-f[1600] round constants (for the four-way permutation). */")
-    out.append("const uint64_t fa_keccak_avx2_rc[24] = {")
-    for k in range(0, 24, 3):
-        out.append("\t" + ", ".join("0x%016XULL" % v for v in rcs[k:k + 3]) + ",")
-    out.append("};")
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -48,6 +48,8 @@ extern const uint64_t fa_keygen_gauss[27];
    the form for the target, and the 32-bit form (tested on every host). */
 void fa_keccak_f1600(uint64_t *st);
 void fa_keccak_f1600_w32(uint64_t *st);
+/* Its round constants RC[0..23] (also read by the AVX2 backend). */
+extern const uint64_t fa_keccak_rc[24];
 /* fa_shake256_inject / _extract with every permutation through backend
    k's keccak_f1600 slot (the same bytes for every backend). */
 void fa_shake256_inject_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
@@ -149,7 +151,7 @@ int fa_verify_raw(const uint16_t *c0, const int16_t *s2,
 	const struct fa_kernels *k);
 
 /* ------------------------------------------------------------------ */
-/* Key generation (keygen.c, ntru.c). */
+/* Key generation (keygen.c; the NTRU solver: kgen_*.c, kgen_inner.h). */
 
 /* Solve fG - gF = q for F, G with coefficients in [-127, 127], exactly as
    the reference does (same F, G). Returns 1 on success, 0 on failure

@@ -49,9 +49,11 @@ rotl64(uint64_t x, unsigned n)
 
 /*
  * Round constants RC[i] of the iota step (FIPS 202, Algorithm 5: bit
- * 2^j - 1 of RC[i] is rc(j + 7i) of the degree-8 LFSR x^8+x^6+x^5+x^4+1).
+ * 2^j - 1 of RC[i] is rc(j + 7i) of the degree-8 LFSR x^8+x^6+x^5+x^4+1;
+ * tests/test_shake.c derives them so). The one copy: the AVX2 four-way
+ * permutation (backend_avx2/avx2_mlkem.c) reads it too.
  */
-static const uint64_t keccak_rc[24] = {
+const uint64_t fa_keccak_rc[24] = {
 	0x0000000000000001u, 0x0000000000008082u, 0x800000000000808Au,
 	0x8000000080008000u, 0x000000000000808Bu, 0x0000000080000001u,
 	0x8000000080008081u, 0x8000000000008009u, 0x000000000000008Au,
@@ -121,7 +123,7 @@ keccak_rounds64(uint64_t *a)
 			a[x + 3] = b[x + 3] ^ (~b[x + 4] & b[x + 0]);
 			a[x + 4] = b[x + 4] ^ (~b[x + 0] & b[x + 1]);
 		}
-		a[0] ^= keccak_rc[round];
+		a[0] ^= fa_keccak_rc[round];
 	}
 }
 
@@ -221,10 +223,10 @@ fa_keccak_f1600_w32(uint64_t *st)
 		a[2 * i + 1] = (uint32_t)(st[i] >> 32);
 	}
 	for (i = 0; i < 24; i += 2) {
-		round_w32(e, a, (uint32_t)keccak_rc[i],
-			(uint32_t)(keccak_rc[i] >> 32));
-		round_w32(a, e, (uint32_t)keccak_rc[i + 1],
-			(uint32_t)(keccak_rc[i + 1] >> 32));
+		round_w32(e, a, (uint32_t)fa_keccak_rc[i],
+			(uint32_t)(fa_keccak_rc[i] >> 32));
+		round_w32(a, e, (uint32_t)fa_keccak_rc[i + 1],
+			(uint32_t)(fa_keccak_rc[i + 1] >> 32));
 	}
 	for (i = 0; i < 25; i ++) {
 		st[i] = (uint64_t)a[2 * i] | ((uint64_t)a[2 * i + 1] << 32);

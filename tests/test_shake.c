@@ -283,6 +283,36 @@ test_system_seed(void)
 }
 
 /*
+ * The round constants (fa_keccak_rc, the one table both the portable and
+ * the AVX2 permutations read) derived as FIPS 202 defines them
+ * (Algorithm 5): rc(t) is bit 0 of x^t mod x^8+x^6+x^5+x^4+1 over GF(2),
+ * and bit 2^j - 1 of RC[i] is rc(j + 7i), j = 0..6.
+ */
+static void
+test_keccak_rc(void)
+{
+	unsigned i, j, t, ok = 1;
+
+	for (i = 0; i < 24; i ++) {
+		uint64_t v = 0;
+
+		for (j = 0; j < 7; j ++) {
+			unsigned r = 1;
+
+			for (t = 0; t < (j + 7 * i) % 255; t ++) {
+				r <<= 1;
+				if (r & 0x100) {
+					r ^= 0x171;
+				}
+			}
+			v |= (uint64_t)(r & 1) << ((1u << j) - 1);
+		}
+		ok &= v == fa_keccak_rc[i];
+	}
+	CHECK(ok, "keccak round constants are FIPS 202's LFSR values");
+}
+
+/*
  * The two forms of the permutation (keccak_f1600.c) agree: on the zero
  * state (whose image has lane 0 = 0xF1258F7940E1DDE7, FIPS 202's
  * published intermediate values), on each of the 1600 single-bit states,
@@ -603,6 +633,7 @@ main(int argc, char **argv)
 		bench();
 		return 0;
 	}
+	test_keccak_rc();
 	test_keccak_forms();
 	test_vectors();
 	test_splits();

@@ -392,8 +392,8 @@ fa_keccak_x4_avx2(uint64_t *st)
 	c4 = XOR(XOR(XOR(KLD(st, 4), KLD(st, 9)), XOR(KLD(st, 14), KLD(st, 19))),
 		KLD(st, 24));
 	for (r = 0; r < 24; r += 2) {
-		KROUND(st, E, fa_keccak_avx2_rc[r]);
-		KROUND(E, st, fa_keccak_avx2_rc[r + 1]);
+		KROUND(st, E, fa_keccak_rc[r]);
+		KROUND(E, st, fa_keccak_rc[r + 1]);
 	}
 	return FA_KERNEL_DONE;
 }

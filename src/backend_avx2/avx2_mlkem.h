@@ -17,7 +17,8 @@ extern const int16_t fa_mlkem_avx2_inv8[8][2][16];
 extern const int16_t fa_mlkem_avx2_inv4[8][2][16];
 extern const int16_t fa_mlkem_avx2_inv2[8][2][16];
 extern const int16_t fa_mlkem_avx2_gamma[16][2][16];
-extern const uint64_t fa_keccak_avx2_rc[24];
+/* Keccak-f[1600] round constants: the portable table (keccak_f1600.c). */
+extern const uint64_t fa_keccak_rc[24];
 extern const uint8_t fa_mlkem_avx2_compact[256][16];
 
 /* Kernels of the seam's ML-KEM slots (src/inner.h): always
