@@ -15,7 +15,20 @@
  * permutation of hash-to-point and of the signing PRNG seed) runs on the
  * accelerator's Keccak unit (hw/keccak) when it has one (CONFIG.KECCAK):
  * the 50-word state goes in, is permuted in 24 cycles, comes back.
- * The other slots (LDL, split/merge, SamplerZ, ...) stay portable.
+ * With the SamplerZ unit (CONFIG.SAMPLER, hw/sampler) the samplerz and
+ * samplerz_pair slots run on it (registers only: the same in both modes);
+ * with the ffSampling engine (CONFIG.FFSAMP, hw/ffsamp) the ffsampling
+ * slot runs the whole sampling of a signature as one command. Both go
+ * through src/backend_rtl/rtl_sampling.c, the protocol the host rtl
+ * backend uses: the device's PRNG loaded from the library's fa_prng when
+ * it does not hold it, the fa_prng brought to the device's state after.
+ * The engine's tree and work memories have no AXI4-Lite window, only the
+ * burst path, so its operands move by DMA in both modes. The tree is
+ * uploaded once per expanded key: the firmware remembers which tree
+ * buffer (address, logn) the device holds within one operation; every
+ * operation starts by forgetting it (fw_stats_begin), so a buffer that
+ * is refilled with another key between operations is uploaded again.
+ * The other slots (LDL, split/merge, ...) stay portable.
  *
  * A failed device call (an error status, or a poll that times out in
  * the driver) leaves the operand untouched and the portable kernel runs
@@ -34,11 +47,13 @@
 #include "fw_accel.h"
 #include "fw_hal.h"
 #include "inner.h"
+#include "rtl_sampling.h"
 #include "soc_proto.h"
 
 #define ACC(off) (FA_SOC_ACCEL_BASE + (off))
 #define DMA(off) (FA_SOC_DMA_BASE + (off))
 #define DMA_POLL_LIMIT 100000u
+#define DMA_MAX_WORDS 2048u    /* LEN of one DMA transfer */
 
 /* ------------------------------------------------------------------ */
 /* Transports */
@@ -63,8 +78,10 @@ static uint64_t tr_cycles(void *ctx)
 	return fw_cycles();
 }
 
-/* One DMA transfer (ctrl 1: RAM -> window, 2: window -> RAM). */
-static int dma_xfer(uint32_t ctrl, unsigned target, const uint32_t *w,
+/* One DMA transfer (ctrl 1: RAM -> window, 2: window -> RAM); target is
+   the STREAM register value (window, and STREAM.START for FS_TREE /
+   FS_WORK). */
+static int dma_one(uint32_t ctrl, uint32_t target, const uint32_t *w,
 	size_t n)
 {
 	uint32_t k, st;
@@ -80,6 +97,33 @@ static int dma_xfer(uint32_t ctrl, unsigned target, const uint32_t *w,
 		}
 	}
 	return -1;
+}
+
+/* A burst of any length: more than DMA_MAX_WORDS words (the ffSampling
+   work memory at logn 10) go as several transfers, each starting where
+   the last ended (STREAM.START, FS_TREE / FS_WORK only). */
+static int dma_xfer(uint32_t ctrl, unsigned target, const uint32_t *w,
+	size_t n)
+{
+	unsigned win = target & FA_RTL_STREAM_TARGET_MASK;
+	uint32_t start = (target & FA_RTL_STREAM_START_MASK)
+		>> FA_RTL_STREAM_START_LSB;
+	size_t off, m;
+
+	if (n > DMA_MAX_WORDS && win != FA_RTL_TARGET_FS_TREE
+		&& win != FA_RTL_TARGET_FS_WORK)
+	{
+		return -1;
+	}
+	for (off = 0; off < n; off += m) {
+		m = n - off < DMA_MAX_WORDS ? n - off : DMA_MAX_WORDS;
+		if (dma_one(ctrl, win | ((start + (uint32_t)off)
+			<< FA_RTL_STREAM_START_LSB), w + off, m) != 0)
+		{
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int dma_burst_wr(void *ctx, unsigned target, const uint32_t *w,
@@ -118,9 +162,18 @@ const fa_rtl_kstat *fw_kstats(void)
 	return kstats;
 }
 
+static struct {
+	int valid;
+	const fpr *tree;
+	unsigned logn;
+} fs_tree;
+
 void fw_stats_begin(void)
 {
+	fs_tree.valid = 0;
 	memset(&cur, 0, sizeof cur);
+	memset(kstats, 0, sizeof kstats);
+
 	memset(kstats, 0, sizeof kstats);
 	bus0 = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_ACC_BUS_CYCLES);
 	dma0 = mmio_rd(FA_SOC_SOCCTL_BASE + FA_SOC_SOCCTL_DMA_CYCLES);
@@ -244,6 +297,90 @@ static K_RET acc_keccak(uint64_t *st)
 	K_END(r, fa_keccak_f1600_portable(st));
 }
 
+/* SamplerZ and ffSampling (rtl_sampling.c). prng: which fa_prng state
+   the device's PRNG holds. */
+static int have_sampler, have_ffsamp;
+static fa_rtl_prng_mirror prng;
+static fa_rtl_sampling_stats sstats = {
+	&kstats[FA_RTL_K_SAMPLERZ], &kstats[FA_RTL_K_SZ_LOAD],
+	&kstats[FA_RTL_K_FFSAMPLING]
+};
+
+static K_RET acc_samplerz(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
+{
+	int r = -1;
+
+	if (have_sampler && ctx->p.ptr < sizeof ctx->p.buf) {
+		r = fa_rtl_samplerz_ctx(cur_tr, &prng, &sstats, ctx, z, mu,
+			isigma);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_samplerz_portable(ctx, z, mu, isigma));
+}
+
+static K_RET acc_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0,
+	fpr mu1, fpr isigma)
+{
+	int r = -1;
+
+	if (have_sampler && ctx->p.ptr < sizeof ctx->p.buf) {
+		r = fa_rtl_samplerz_pair_ctx(cur_tr, &prng, &sstats, ctx, z,
+			mu0, mu1, isigma);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_samplerz_pair_portable(ctx, z, mu0, mu1, isigma));
+}
+
+/* The engine's watchdog: far above a signature's cycles (~0.5 M at logn 9,
+   twice that at 10), far below the host's timeout. */
+#define FS_WDOG 50000000u
+
+/* tmp: 2n fpr of the slot's scratch, where the device's z0, z1 land
+   before they are known good (z0, z1 untouched on a failure). */
+static K_RET acc_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
+	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
+	fpr *tmp)
+{
+	static uint64_t tv[2048];
+	size_t n = (size_t)1 << logn;
+	int r = -1;
+
+	if (have_ffsamp && logn >= 1 && logn <= 10
+		&& ctx->p.ptr < sizeof ctx->p.buf)
+	{
+		r = 0;
+		if (!fs_tree.valid || fs_tree.tree != tree
+			|| fs_tree.logn != logn)
+		{
+			fs_tree.valid = 0;
+			r = fa_rtl_drv_fs_tree(&tr_dma, (const uint64_t *)tree,
+				logn, &kstats[FA_RTL_K_FS_TREE]);
+			if (r == 0) {
+				fs_tree.valid = 1;
+				fs_tree.tree = tree;
+				fs_tree.logn = logn;
+			}
+		}
+		if (r == 0) {
+			memcpy(tv, t0, n * sizeof(fpr));
+			memcpy(tv + n, t1, n * sizeof(fpr));
+			r = fa_rtl_ffsampling_ctx(&tr_dma, &prng, &sstats, ctx,
+				tv, (uint64_t *)tmp, logn, FS_WDOG);
+		}
+		if (r == 0) {
+			memcpy(z0, tmp, n * sizeof(fpr));
+			memcpy(z1, tmp + n, n * sizeof(fpr));
+		} else {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_ffsampling_portable(ctx, z0, z1, tree, t0, t1, logn, tmp));
+}
+
 static int always(void)
 {
 	return 1;
@@ -277,6 +414,12 @@ static int accel_init(void)
 			have_keccak = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
 				& FA_RTL_CONFIG_KECCAK_MASK) != 0;
 			tab_accel.keccak_f1600 = acc_keccak;
+			have_sampler = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
+				& FA_RTL_CONFIG_SAMPLER_MASK) != 0;
+			have_ffsamp = have_sampler && fa_rtl_drv_fs_present(&tr_dma);
+			tab_accel.samplerz = acc_samplerz;
+			tab_accel.samplerz_pair = acc_samplerz_pair;
+			tab_accel.ffsampling = acc_ffsampling;
 		}
 	}
 	return tab_state == 1;

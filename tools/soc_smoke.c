@@ -8,7 +8,12 @@
  *   3. VERIFY of a host-made Falcon-512 signature: valid; the same with
  *      one byte flipped: rejected;
  *   4. SIGN_DYN of the same message, nonce and sampler seed: the same
- *      bytes as the host library's signature.
+ *      bytes as the host library's signature;
+ *   5. SIGN_TREE (expand + sign with the tree): the same bytes again. In
+ *      the accelerator modes, the firmware's per-kernel counters (KSTATS)
+ *      must show that the device did the sampling: SamplerZ calls in
+ *      sign_dyn, one FFSAMPLING and one tree upload in sign_tree (a
+ *      device that silently fell back would still give the right bytes).
  * Usage: soc_smoke [--sign-mode fw|accel|dma] [--verify-mode MODE]
  * Exit 0 when every check passes; prints the cycle counts.
  */
@@ -19,6 +24,7 @@
 #include <string.h>
 
 #include "falcon_accel.h"
+#include "../src/backend_rtl/fa_rtl.h"
 #include "soc_client.h"
 #include "soc_proto.h"
 
@@ -34,6 +40,9 @@ static void check(int ok, const char *what)
 	}
 }
 
+/* calls of kernel k in the firmware's KSTATS table of the last operation */
+static uint32_t kstat_calls(fa_soc *s, unsigned k);
+
 static int call(fa_soc *s, unsigned op, unsigned logn, unsigned mode,
 	const fa_soc_field *in, unsigned n, fa_soc_reply *r)
 {
@@ -44,6 +53,24 @@ static int call(fa_soc *s, unsigned op, unsigned logn, unsigned mode,
 		exit(1);
 	}
 	return (int)r->status;
+}
+
+static uint32_t kstat_calls(fa_soc *s, unsigned k)
+{
+	fa_soc_reply r;
+	const uint8_t *p;
+
+	call(s, FA_SOC_OP_KSTATS, 0, 0, NULL, 0, &r);
+	if (r.status != FA_SOC_ST_OK || r.nfields != 1
+		|| r.fields[0].len < 20 * (k + 1))
+	{
+		printf("FAIL: KSTATS reply\n");
+		failures ++;
+		return 0;
+	}
+	p = r.fields[0].p + 20 * k;
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
+		| ((uint32_t)p[3] << 24);
 }
 
 int main(int argc, char **argv)
@@ -190,6 +217,27 @@ int main(int argc, char **argv)
 		"sign_dyn on the firmware: the host library's bytes");
 	printf("      sign_dyn (%s): %llu cycles, %u accelerator calls\n",
 		fa_soc_mode_name(sign_mode), (unsigned long long)r.cycles, r.kcalls);
+	if (sign_mode != FA_SOC_MODE_FW) {
+		uint32_t c = kstat_calls(s, FA_RTL_K_SAMPLERZ);
+
+		check(c >= 2 * ((size_t)1 << LOGN),
+			"sign_dyn: SamplerZ on the device (at least 2n samples)");
+	}
+
+	/* 5. sign with the expanded key */
+	call(s, FA_SOC_OP_SIGN_TREE, LOGN, sign_mode, in, 4, &r);
+	check(r.status == FA_SOC_ST_OK && r.nfields == 1
+		&& r.fields[0].len == sig_len
+		&& memcmp(r.fields[0].p, sig, sig_len) == 0,
+		"sign_tree on the firmware: the host library's bytes");
+	printf("      sign_tree (%s): %llu cycles (expansion %llu), %u accelerator "
+		"calls\n", fa_soc_mode_name(sign_mode), (unsigned long long)r.cycles,
+		(unsigned long long)r.aux, r.kcalls);
+	if (sign_mode != FA_SOC_MODE_FW) {
+		check(kstat_calls(s, FA_RTL_K_FFSAMPLING) == 1
+			&& kstat_calls(s, FA_RTL_K_FS_TREE) == 1,
+			"sign_tree: one tree upload, one FFSAMPLING on the engine");
+	}
 
 	fa_soc_close(s);
 	printf("soc_smoke: %s\n", failures ? "FAILED" : "all checks passed");

@@ -84,9 +84,11 @@ done
 nice "$CC" $FWFLAGS -c "$ROOT/bench/ref_soc/ref_main.c" -o "$OBJ/ref_main.o"
 nice "$CC" $FWFLAGS -c "$ROOT/fw/fw_console.c" -o "$OBJ/fw_console.o"
 nice "$CC" $FWFLAGS -c "$ROOT/fw/fw_link.c" -o "$OBJ/fw_link.o"
+# the firmware's memcpy/memset (fw/fw_string.c), as in our images
+nice "$CC" $FWFLAGS -fno-builtin -fno-tree-loop-distribute-patterns -c "$ROOT/fw/fw_string.c" -o "$OBJ/fw_string.o"
 "$CC" -march=rv32imc_zicsr -mabi=ilp32 -c "$ROOT/fw/crt0.S" -o "$OBJ/crt0.o"
 "$CC" $ARCH --specs=picolibc.specs -nostartfiles -T "$ROOT/fw/link.ld" -Wl,--gc-sections \
-	-Wl,-Map="$BUILD/ref_fw.map" "$OBJ/crt0.o" "$OBJ/ref_main.o" "$OBJ/fw_link.o" "$OBJ/fw_console.o" \
+	-Wl,-Map="$BUILD/ref_fw.map" "$OBJ/crt0.o" "$OBJ/ref_main.o" "$OBJ/fw_link.o" "$OBJ/fw_console.o" "$OBJ/fw_string.o" \
 	$(for f in $REF_SRCS; do echo "$OBJ/${f%.c}.o"; done) -o "$BUILD/ref_fw.elf" 2>&1 \
 	| grep -v "LOAD segment with RWX" >&2 || true
 test -f "$BUILD/ref_fw.elf"

@@ -30,6 +30,7 @@
 #include "inner.h"
 #include "fa_rtl.h"
 #include "fa_rtl_regs.h"
+#include "rtl_sampling.h"
 
 /* g_lock guards everything below it and every use of the transport. */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -292,22 +293,25 @@ static int rtl_keccak_f1600(uint64_t *st)
 }
 
 /*
- * SamplerZ on the device. The unit holds a copy of the sampler PRNG; the
- * backend remembers which fa_prng state (key, counter, ptr) the device
- * holds (g_sz). A call whose ctx is in another state first loads it
- * (SZ_LOAD: the buffer is regenerated from counter - 8, the library's
- * invariant being buf = blocks counter-8 .. counter-1). After the sample
- * the host's fa_prng is brought to the device's state with the same
- * refills (fa_prng_refill_portable, k times for a counter advanced by 8k)
- * and the device's ptr, so that any later portable call on ctx reads the
- * same bytes as the device. On a device error nothing of ctx is written
- * (FA_KERNEL_FALLBACK) and g_sz is forgotten.
+ * SamplerZ on the device (rtl_sampling.c, shared with the SoC firmware):
+ * the unit holds a copy of the sampler PRNG; g_prng mirrors which fa_prng
+ * state the device holds, so a run of samples on one ctx loads it once
+ * (SZ_LOAD), and after each sample ctx's fa_prng is brought to the
+ * device's state, so that any later portable call on ctx reads the same
+ * bytes as the device. On a device error nothing of ctx is written
+ * (FA_KERNEL_FALLBACK) and the mirror is forgotten.
  */
-static struct {
-	int valid;
-	uint8_t state[56];
-	size_t ptr;
-} g_sz;
+static fa_rtl_prng_mirror g_prng;
+
+static fa_rtl_sampling_stats *sampling_stats(void)
+{
+	static fa_rtl_sampling_stats s = {
+		&g_stats[FA_RTL_K_SAMPLERZ], &g_stats[FA_RTL_K_SZ_LOAD],
+		&g_stats[FA_RTL_K_FFSAMPLING]
+	};
+
+	return &s;
+}
 
 /*
  * The SamplerZ slots run on the device only when enabled: FA_RTL_SAMPLERZ=1
@@ -342,72 +346,22 @@ static int sz_enabled(void)
 	return env;
 }
 
-static uint64_t dec64le(const uint8_t *b)
-{
-	uint64_t x = 0;
-	int i;
-
-	for (i = 7; i >= 0; i --) {
-		x = (x << 8) | b[i];
-	}
-	return x;
-}
-
-/* Caller holds g_lock. */
-static int samplerz_locked(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
-{
-	fa_rtl_transport *t = transport();
-	uint64_t ctr, nctr, k;
-	unsigned nptr;
-	int zz;
-
-	if (!sz_enabled() || t == NULL || ctx->p.ptr >= sizeof ctx->p.buf) {
-		return FA_KERNEL_FALLBACK;
-	}
-	ctr = dec64le(ctx->p.state + 48);
-	if (!g_sz.valid || g_sz.ptr != ctx->p.ptr
-		|| memcmp(g_sz.state, ctx->p.state, sizeof g_sz.state) != 0)
-	{
-		g_sz.valid = 0;
-		if (fa_rtl_drv_sz_load(t, ctx->p.state, ctr - 8,
-			(unsigned)ctx->p.ptr, &g_stats[FA_RTL_K_SZ_LOAD]) != 0)
-		{
-			fa_rtl_errors ++;
-			return FA_KERNEL_FALLBACK;
-		}
-	}
-	if (fa_rtl_drv_samplerz(t, fpr_bits(mu), fpr_bits(isigma),
-		fpr_bits(ctx->sigma_min), &zz, &nctr, &nptr,
-		&g_stats[FA_RTL_K_SAMPLERZ]) != 0)
-	{
-		g_sz.valid = 0;
-		fa_rtl_errors ++;
-		return FA_KERNEL_FALLBACK;
-	}
-	/* a sample reads at most 255 trials * 18 bytes: a few refills */
-	k = (nctr - ctr) / 8;
-	if ((nctr - ctr) % 8 != 0 || k > 16 || nptr >= sizeof ctx->p.buf) {
-		g_sz.valid = 0;
-		fa_rtl_errors ++;
-		return FA_KERNEL_FALLBACK;
-	}
-	while (k -- > 0) {
-		fa_prng_refill_portable(&ctx->p);
-	}
-	ctx->p.ptr = nptr;
-	memcpy(g_sz.state, ctx->p.state, sizeof g_sz.state);
-	g_sz.ptr = nptr;
-	g_sz.valid = 1;
-	*z = zz;
-	return FA_KERNEL_DONE;
-}
-
 static int rtl_samplerz(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
 {
-	int r;
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
 
 	pthread_mutex_lock(&g_lock);
-	r = samplerz_locked(ctx, z, mu, isigma);
+	t = transport();
+	if (sz_enabled() && t != NULL && ctx->p.ptr < sizeof ctx->p.buf) {
+		if (fa_rtl_samplerz_ctx(t, &g_prng, sampling_stats(), ctx, z,
+			mu, isigma) == 0)
+		{
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
 	pthread_mutex_unlock(&g_lock);
 	return r;
 }
@@ -416,24 +370,21 @@ static int rtl_samplerz(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
 static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
 	fpr isigma)
 {
-	fa_prng save;
-	int r, z0 = 0, z1 = 0;
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
 
 	pthread_mutex_lock(&g_lock);
-	memcpy(&save, &ctx->p, sizeof save);
-	r = samplerz_locked(ctx, &z0, mu0, isigma);
-	if (r == FA_KERNEL_DONE) {
-		r = samplerz_locked(ctx, &z1, mu1, isigma);
-		if (r != FA_KERNEL_DONE) {
-			memcpy(&ctx->p, &save, sizeof save);
-			g_sz.valid = 0;
+	t = transport();
+	if (sz_enabled() && t != NULL && ctx->p.ptr < sizeof ctx->p.buf) {
+		if (fa_rtl_samplerz_pair_ctx(t, &g_prng, sampling_stats(), ctx,
+			z, mu0, mu1, isigma) == 0)
+		{
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
 		}
 	}
 	pthread_mutex_unlock(&g_lock);
-	if (r == FA_KERNEL_DONE) {
-		z[0] = z0;
-		z[1] = z1;
-	}
 	return r;
 }
 
@@ -442,12 +393,10 @@ static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
  * FFSAMPLING command per signature attempt. The tree is loaded once per
  * expanded key: the backend keeps a copy of the tree the device holds
  * (g_fs) and reloads it when the caller's differs (logn or any word).
- * The PRNG state is brought to the device as for samplerz (SZ_LOAD when
- * the device's copy is not ctx's state), and after the command the host's
- * fa_prng is advanced to the device's state (the same refills, then its
- * ptr), so the values and the bytes consumed are the portable kernel's.
- * On any device error nothing of z0, z1 or ctx is written (the portable
- * kernel then runs from the original state). Off with FA_RTL_FFSAMPLING=0;
+ * The PRNG state goes in and out as for samplerz (rtl_sampling.c), so
+ * the values and the bytes consumed are the portable kernel's. On any
+ * device error nothing of z0, z1 or ctx is written (the portable kernel
+ * then runs from the original state). Off with FA_RTL_FFSAMPLING=0;
  * degrees below FA_RTL_MIN_LOGN stay on the host, as for every slot.
  * FA_RTL_FS_TRACE=1 prints one line per command on stderr: the engine's
  * cycles (CYCLES), those spent waiting for SamplerZ (FS_SZ_CYCLES) and the
@@ -498,10 +447,8 @@ static int ffsampling_locked(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn)
 {
 	fa_rtl_transport *t = transport();
-	static uint64_t a0[1024], a1[1024], b0[1024], b1[1024];
+	static uint64_t tv[2048], zv[2048];
 	size_t n = (size_t)1 << logn, tsize = ((size_t)logn + 1) << logn;
-	uint64_t ctr, nctr, k;
-	unsigned nptr;
 
 	if (t == NULL || !ok_logn(logn) || !fs_enabled(t)
 		|| ctx->p.ptr >= sizeof ctx->p.buf)
@@ -522,47 +469,17 @@ static int ffsampling_locked(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 		g_fs.valid = 1;
 		g_fs.logn = logn;
 	}
-	ctr = dec64le(ctx->p.state + 48);
-	if (!g_sz.valid || g_sz.ptr != ctx->p.ptr
-		|| memcmp(g_sz.state, ctx->p.state, sizeof g_sz.state) != 0)
-	{
-		g_sz.valid = 0;
-		if (fa_rtl_drv_sz_load(t, ctx->p.state, ctr - 8,
-			(unsigned)ctx->p.ptr, &g_stats[FA_RTL_K_SZ_LOAD]) != 0)
-		{
-			fa_rtl_errors ++;
-			return FA_KERNEL_FALLBACK;
-		}
-	}
-	memcpy(a0, t0, n * sizeof(fpr));
-	memcpy(a1, t1, n * sizeof(fpr));
-	/* the device's PRNG moves on, even on an error: forget its state */
-	g_sz.valid = 0;
-	if (fa_rtl_drv_ffsampling(t, a0, a1, b0, b1, logn,
-		fpr_bits(ctx->sigma_min), 0, 0, &nctr, &nptr,
-		&g_stats[FA_RTL_K_FFSAMPLING]) != 0)
+	memcpy(tv, t0, n * sizeof(fpr));
+	memcpy(tv + n, t1, n * sizeof(fpr));
+	if (fa_rtl_ffsampling_ctx(t, &g_prng, sampling_stats(), ctx, tv, zv,
+		logn, 0) != 0)
 	{
 		fa_rtl_errors ++;
 		return FA_KERNEL_FALLBACK;
 	}
-	/* 2n samples read whole buffers in between: 8 blocks per refill */
-	k = (nctr - ctr) / 8;
-	if (nctr < ctr || (nctr - ctr) % 8 != 0 || k > ((uint64_t)n << 8)
-		|| nptr >= sizeof ctx->p.buf)
-	{
-		fa_rtl_errors ++;
-		return FA_KERNEL_FALLBACK;
-	}
-	while (k -- > 0) {
-		fa_prng_refill_portable(&ctx->p);
-	}
-	ctx->p.ptr = nptr;
-	memcpy(g_sz.state, ctx->p.state, sizeof g_sz.state);
-	g_sz.ptr = nptr;
-	g_sz.valid = 1;
 	fs_trace(t, logn);
-	memcpy(z0, b0, n * sizeof(fpr));
-	memcpy(z1, b1, n * sizeof(fpr));
+	memcpy(z0, zv, n * sizeof(fpr));
+	memcpy(z1, zv + n, n * sizeof(fpr));
 	return FA_KERNEL_DONE;
 }
 

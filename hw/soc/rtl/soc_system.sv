@@ -3,7 +3,9 @@
 // accelerator's clock. The synthesis view of the SoC; the simulation
 // harness (hw/soc/dv/soc_sim.cpp) builds the same connection from two
 // Verilated models instead (the gated accelerator model is then not
-// evaluated while its clock is stopped).
+// evaluated while its clock is stopped). The accelerator has the Keccak
+// unit, SamplerZ and the ffSampling engine (FS_MAXLOGN 10): with P = 4 a
+// simulation configuration that does not fit the XC7A100T (hw/soc/README.md).
 `default_nettype none
 module soc_system #(
   parameter int unsigned P  = 4,
@@ -50,7 +52,7 @@ module soc_system #(
   end
   assign acc_clk = clk_i & en_latch;
 
-  falcon_accel_top #(.P(P), .LP(LP), .KECCAK(1)) u_accel (
+  falcon_accel_top #(.P(P), .LP(LP), .KECCAK(1), .SAMPLER(1), .FFSAMP(1), .FS_MAXLOGN(10)) u_accel (
     .aclk (acc_clk), .aresetn (acc_rst_n),
     .s_axil_awaddr (awaddr), .s_axil_awvalid (awvalid), .s_axil_awready (awready),
     .s_axil_wdata (wdata), .s_axil_wstrb (wstrb), .s_axil_wvalid (wvalid), .s_axil_wready (wready),

@@ -11,7 +11,8 @@ operation as the firmware's CPU sees them (op KSTATS).
 Starts build/soc-sim/soc_sim with build/soc-fw/fw.elf (or $FALCON_ACCEL_SOC_SIM,
 $FALCON_ACCEL_SOC_FW, --fw).
 
-kstats: generates a key on the firmware from a fixed seed, runs the
+kstats: generates a key on the firmware from a fixed seed (--host-keys
+--cli CLI: the bench's key pair from the host library instead), runs the
 operation in the given mode, then prints JSON: the operation's reply
 counters and the per-kernel table. --op all: keygen, pubkey, sign_dyn,
 sign_tree and verify, all in the given mode and on the inputs of
@@ -42,7 +43,8 @@ MODES = {"fw": 0, "accel": 1, "dma": 2}
 # fa_rtl.h FA_RTL_K_* order (src/backend_rtl/backend_rtl.c names)
 KERNELS = ["fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add", "poly_sub",
            "poly_neg", "poly_adj_fft", "poly_mul_fft", "poly_muladj_fft",
-           "poly_mulselfadj_fft", "poly_mulconst", "samplerz", "sz_load", "keccak_f1600"]
+           "poly_mulselfadj_fft", "poly_mulconst", "samplerz", "sz_load", "keccak_f1600",
+           "mq_poly_mul_by_ntt", "ffsampling", "fs_tree"]
 
 
 class Soc:
@@ -101,8 +103,11 @@ def kstats(args):
     if args.op == "all":
         # every op in the given mode, on the bench's inputs
         mode, ops = MODES[args.mode], {}
-        rep, (sk, pk) = s.call("keygen", logn, mode, [BENCH_SEED])
-        ops["keygen"] = dict(rep, kernels=kernel_table(s))
+        if args.host_keys:
+            sk, pk = host_keygen(need_cli(args), args.degree)
+        else:
+            rep, (sk, pk) = s.call("keygen", logn, mode, [BENCH_SEED])
+            ops["keygen"] = dict(rep, kernels=kernel_table(s))
         rep, _ = s.call("pubkey", logn, mode, [sk])
         ops["pubkey"] = dict(rep, kernels=kernel_table(s))
         rep, (sig,) = s.call("sign_dyn", logn, mode, [sk, BENCH_NONCE, BENCH_SEED, BENCH_MSG])
@@ -117,7 +122,11 @@ def kstats(args):
                               fw_sha256=sha256_file(s.fw))))
         return 1 if bad else 0
     seed, nonce, msg = bytes(range(48)), bytes(range(64, 104)), b"falcon-accel soc kstats"
-    r, (sk, pk) = s.call("keygen", logn, 0, [seed])
+    if args.host_keys and args.op != "keygen":
+        # the bench's key pair (BENCH_SEED) from the host library
+        sk, pk = host_keygen(need_cli(args), args.degree)
+    else:
+        r, (sk, pk) = s.call("keygen", logn, 0, [seed])
     if args.op == "keygen":
         fields = [seed]
     elif args.op == "pubkey":
@@ -133,6 +142,12 @@ def kstats(args):
     rep.update(op=args.op, degree=args.degree, mode=args.mode, kernels=ks)
     print(json.dumps(rep))
     return 0 if rep["status"] == 0 else 1
+
+
+def need_cli(args):
+    if not args.cli:
+        raise SystemExit("soc_link: --host-keys needs --cli")
+    return args.cli
 
 
 def sha256_file(path):
