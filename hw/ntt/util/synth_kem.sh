@@ -5,7 +5,8 @@
 #   $OUT/H4-mlkem.stat             the same with MLKEM = 1
 #   $OUT/H2-keccak.stat            P = 2 with KECCAK = 1
 #   $OUT/H2-mlkem-keccak.stat      P = 2 with KECCAK = 1 and MLKEM = 1
-# The tops are hierarchical (as hw/syn/synth_hier.sh: each module mapped
+# (All of the top's sources are read: tf_core's default, KIND 0, is
+# elaborated at read time and needs the FFT lanes.) The tops are hierarchical (as hw/syn/synth_hier.sh: each module mapped
 # once, stat -top multiplies by the instance counts). One run at a time.
 # OUT = $FA_SYN_OUT, default hw/build/syn.
 set -e
@@ -14,7 +15,7 @@ OUT=${FA_SYN_OUT:-$HW/build/syn}
 mkdir -p "$OUT"
 . "$HW/syn/sources.sh"
 yosys -q -l "$OUT/kem_engine-P4.log" -p "
-read_verilog $HW/common/rtl/fa_delay.v $HW/common/rtl/fa_ram.v $HW/common/rtl/tf_core.v $HW/ntt/rtl/kem_modmul.v $HW/ntt/rtl/kem_tw_rom.v $HW/ntt/rtl/kem_bf.v $HW/ntt/rtl/kem_engine.v
+read_verilog -I$HW/top/rtl $FA_SRCS
 chparam -set P 4 -set LP 2 kem_engine
 synth_xilinx -family xc7 -flatten -top kem_engine
 tee -q -o $OUT/kem_engine-P4.stat stat
