@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# test_fpr_asm.sh -- src/fpr_emu_rv32.S (fpr add / add_sub / mul / div in
-# RV32IMC assembly) against the C emulation of src/fpr_emu.c, both built for
+# test_fpr_asm.sh -- src/fpr_emu_rv32.S (fpr add / add_sub / mul / div /
+# sqrt in RV32IMC assembly) against the C emulation of src/fpr_emu.c, both built for
 # rv32imc/ilp32 and run under qemu-riscv32 (Linux user mode):
 #
 #  1. builds tests/fpr_asm/fpr_asm_diff.c + src/fpr_emu.c + the assembly
 #     (no C library) and runs it: every result bit-identical on the edge
-#     table and N random pairs per generator (9 generators, 5 results each);
+#     table and N random pairs per generator (10 generators, 6 results each);
 #  2. builds it again with -DFA_FPR_ASM_MUTANT (ties round up instead of to
 #     even) and requires that run to FAIL: the test can fail;
 #  3. checks that the assembled functions are straight-line (no branch,
@@ -15,7 +15,8 @@
 #     div runs a 56-step loop: its static count is not what it executes).
 #
 #  4. FULL=1 only: tests/fpr_asm/div_recip_bound.c on the host, the error
-#     bound of the division's reciprocal for every divisor (~10-20 s).
+#     bounds of the division's reciprocal and of the square root's
+#     reciprocal square root, for every 31-bit input (~1 min).
 #
 # Usage: scripts/test_fpr_asm.sh [N]      (default 1000000; build/fpr-asm)
 # Env:   FA_RV32_PREFIX (riscv64-unknown-elf-), QEMU (qemu-riscv32),
@@ -96,16 +97,16 @@ count() {
 }
 echo "== rv32imc instructions per call (static = executed; C at -O3)"
 printf '  %-10s %8s %8s\n' op C asm
-for op in add add_sub mul div; do
+for op in add add_sub mul div sqrt; do
 	printf '  %-10s %8s %8s\n' "$op" "$(count "$BUILD/fpr_emu_c.o" "fa_fpr_$op")" \
 		"$(count "$BUILD/fpr_emu_rv32.o" "fa_fpr_${op}_rv32")"
 done
-echo "  (C div: static count; its two loops run 24 and 32 times, see bench/FPEMU.md)"
+echo "  (C div, sqrt: static counts; their loops run 24 + 32 and 55 times, see bench/FPEMU.md)"
 
 # FULL=1: the division's reciprocal bound for every divisor (2^30 cases)
 if [ "${FULL:-0}" = 1 ]; then
-	echo "== division: reciprocal lower bound and error for every D (host)"
-	if ${HOSTCC:-cc} -O2 -o "$BUILD/div_recip_bound" "$ROOT/tests/fpr_asm/div_recip_bound.c" \
+	echo "== div, sqrt: reciprocal (square root) bounds for every input (host)"
+	if ${HOSTCC:-cc} -O2 -o "$BUILD/div_recip_bound" "$ROOT/tests/fpr_asm/div_recip_bound.c" -lm \
 		&& "$BUILD/div_recip_bound"; then
 		:
 	else

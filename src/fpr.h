@@ -51,7 +51,7 @@ int fa_fpr_lt(uint64_t x, uint64_t y);
 
 /*
  * rv32 builds (CMake option FA_FPR_ASM, on in cmake/rv32imc.cmake): add,
- * add_sub, mul and div run the RV32IMC assembly of src/fpr_emu_rv32.S, whose
+ * add_sub, mul, div and sqrt run the RV32IMC assembly of src/fpr_emu_rv32.S, whose
  * results are bit-identical to the C functions above for every input
  * (scripts/test_fpr_asm.sh); elsewhere the C functions.
  */
@@ -60,15 +60,18 @@ uint64_t fa_fpr_add_rv32(uint64_t x, uint64_t y);
 void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);
+uint64_t fa_fpr_sqrt_rv32(uint64_t x);
 #define FA_FPR_ADD_FN fa_fpr_add_rv32
 #define FA_FPR_ADD_SUB_FN fa_fpr_add_sub_rv32
 #define FA_FPR_MUL_FN fa_fpr_mul_rv32
 #define FA_FPR_DIV_FN fa_fpr_div_rv32
+#define FA_FPR_SQRT_FN fa_fpr_sqrt_rv32
 #else
 #define FA_FPR_ADD_FN fa_fpr_add
 #define FA_FPR_ADD_SUB_FN fa_fpr_add_sub
 #define FA_FPR_MUL_FN fa_fpr_mul
 #define FA_FPR_DIV_FN fa_fpr_div
+#define FA_FPR_SQRT_FN fa_fpr_sqrt
 #endif
 
 typedef uint64_t fpr;
@@ -124,7 +127,7 @@ static inline fpr fpr_mul(fpr x, fpr y) { return FA_FPR_MUL_FN(x, y); }
 static inline fpr fpr_sqr(fpr x) { return FA_FPR_MUL_FN(x, x); }
 static inline fpr fpr_div(fpr x, fpr y) { return FA_FPR_DIV_FN(x, y); }
 static inline fpr fpr_inv(fpr x) { return FA_FPR_DIV_FN(0x3FF0000000000000u, x); }
-static inline fpr fpr_sqrt(fpr x) { return fa_fpr_sqrt(x); }
+static inline fpr fpr_sqrt(fpr x) { return FA_FPR_SQRT_FN(x); }
 static inline int fpr_lt(fpr x, fpr y) { return fa_fpr_lt(x, y); }
 /* Ties to even, |x| < 2^63. */
 static inline int64_t fpr_rint(fpr x) { return fa_fpr_rint(x); }

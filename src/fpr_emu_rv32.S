@@ -7,12 +7,13 @@
  *                            uint64_t *sum, uint64_t *dif);       x + y, x - y
  *   uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);             x * y
  *   uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);             x / y
+ *   uint64_t fa_fpr_sqrt_rv32(uint64_t x);                        sqrt(x)
  *
  * Built only for rv32 targets (CMake option FA_FPR_ASM, on in
  * cmake/rv32imc.cmake); src/fpr.h then routes fpr_add, fpr_sub,
- * fpr_add_sub, fpr_mul, fpr_sqr, fpr_div and fpr_inv here. The C functions
- * fa_fpr_add, fa_fpr_add_sub, fa_fpr_mul and fa_fpr_div stay the
- * reference: the results are bit-identical to
+ * fpr_add_sub, fpr_mul, fpr_sqr, fpr_div, fpr_inv and fpr_sqrt here. The
+ * C functions fa_fpr_add, fa_fpr_add_sub, fa_fpr_mul, fa_fpr_div and
+ * fa_fpr_sqrt stay the reference: the results are bit-identical to
  * theirs for EVERY pair of 64-bit inputs (zeros of both signs, subnormal
  * inputs read as zero, results below 2^-1022 flushed to zero of the same
  * sign except the one that rounds up to 2^-1022, overflow to infinity,
@@ -79,8 +80,20 @@
  * product; x zero or subnormal: zero; y zero or subnormal: infinity
  * (0/0 included), as fpr_emu.c.
  *
+ * Square root. Likewise without the C code's 55-step loop: the root
+ * Q = floor(sqrt(X 2^56)) of the significand X (made even-exponent, in
+ * [2^52, 2^54)) from a reciprocal square root R of the top 31 bits
+ * (linear guess, four Newton steps, minus a margin: a lower bound,
+ * checked for every input by tests/fpr_asm/div_recip_bound.c), then
+ * lower-bound digits q1 (28 bits), q2 (from D1 = 4X - q1^2, exact), q3
+ * (from the exact remainder N - Q^2 mod 2^64) and one final correction;
+ * sticky = remainder != 0. The result is always normal (exponent field
+ * (e + 1) / 2 + 511); zero or subnormal: zero of the input's sign;
+ * negative nonzero: the NaN 0xFFF8000000000000, as fpr_emu.c.
+ *
  * rv32imc instructions (= executed: no branch): fa_fpr_add_rv32 136,
- * fa_fpr_add_sub_rv32 179, fa_fpr_mul_rv32 89, fa_fpr_div_rv32 169 (bench/FPEMU.md has the
+ * fa_fpr_add_sub_rv32 179, fa_fpr_mul_rv32 89, fa_fpr_div_rv32 169,
+ * fa_fpr_sqrt_rv32 169 (bench/FPEMU.md has the
  * measured counts and the C versions' counts).
  */
 
@@ -616,3 +629,182 @@ fa_fpr_div_rv32:
 	or	a1, a1, t0
 	ret
 	.size	fa_fpr_div_rv32, .-fa_fpr_div_rv32
+
+/* Reciprocal square root, one Newton step on t6 = R (u = t3 / 2^31,
+   a4 = 3 * 2^28): W = 3 * 2^28 - u R^2 / 2^32, R <- R W / 2^29 */
+#define FPR_RSQ_C0 0x93333333
+#define FPR_RSQ_C1 0xaccccccc
+.macro FPR_RSQ_STEP
+	mulhu	t5, t6, t6
+	mulhu	t5, t3, t5
+	slli	t5, t5, 1
+	sub	t5, a4, t5
+	mul	a5, t6, t5
+	mulhu	a6, t6, t5
+	srli	a5, a5, 29
+	slli	a6, a6, 3
+	or	t6, a5, a6
+.endm
+
+/* uint64_t fa_fpr_sqrt_rv32(uint64_t x) */
+	.globl	fa_fpr_sqrt_rv32
+	.type	fa_fpr_sqrt_rv32, @function
+	.p2align 2
+fa_fpr_sqrt_rv32:
+	srli	t0, a1, 31
+	slli	t0, t0, 31		/* sign of x */
+	slli	t1, a1, 1
+	srli	t1, t1, 21		/* ex */
+	/* X = a3:a2 = significand (implicit bit forced) << (1 - ex mod 2),
+	   in [2^52, 2^54): x = X 2^(ex' - 1075) with ex' odd */
+	andi	t2, t1, 1
+	xori	t2, t2, 1
+	lui	t3, 0x100
+	slli	a3, a1, 12
+	srli	a3, a3, 12
+	or	a3, a3, t3
+	sll	a3, a3, t2
+	srli	t3, a0, 31
+	and	t3, t3, t2
+	or	a3, a3, t3
+	sll	a2, a0, t2
+	/* t3 = A = floor(X / 2^23) + 1 (A / 2^31 > X / 2^54), t4 = floor(X / 2^22) */
+	slli	t3, a3, 9
+	srli	t4, a2, 23
+	or	t3, t3, t4
+	addi	t3, t3, 1
+	slli	t4, a3, 10
+	srli	t5, a2, 22
+	or	t4, t4, t5
+	/* t6 = R ~ 2^30 / sqrt(u), u = A / 2^31: R0 = (2.3 - 1.35 u) 2^30,
+	   four Newton steps R <- R (3 - u R^2 / 2^60) / 2, then minus 10:
+	   2^30 / sqrt(u) - 12 < R <= 2^30 / sqrt(u) for every A
+	   (tests/fpr_asm/div_recip_bound.c checks it) */
+	li	t5, FPR_RSQ_C1
+	mulhu	t5, t3, t5
+	li	t6, FPR_RSQ_C0
+	sub	t6, t6, t5
+	lui	a4, 0x30000		/* 3 * 2^28 */
+	FPR_RSQ_STEP
+	FPR_RSQ_STEP
+	FPR_RSQ_STEP
+	FPR_RSQ_STEP
+	addi	t6, t6, -10
+	/* Root Q = floor(sqrt(N)), N = X 2^56. Lower bounds, as for the
+	   division: q1 = floor(floor(X / 2^22) R / 2^34) <= 2 sqrt(X) (short
+	   by at most 3); D1 = 4X - q1^2 (exact, < 2^32); q2 = floor(D1 R /
+	   2^32) <= sqrt(N) - q1 2^27; Q = q1 2^27 + q2 (short by a few units) */
+	mulhu	t4, t4, t6
+	srli	t4, t4, 2
+	slli	a5, a2, 2
+	mul	a6, t4, t4
+	sub	a5, a5, a6
+	mulhu	a5, a5, t6
+	slli	a6, t4, 27
+	srli	a7, t4, 5
+	add	a6, a6, a5
+	sltu	a5, a6, a5
+	add	a7, a7, a5
+	/* a4:a5 = rem2 = N - Q^2 (exact mod 2^64: in [0, 2^61)) */
+	mul	a5, a6, a6
+	mulhu	t5, a6, a6
+	mul	t3, a6, a7
+	slli	t3, t3, 1
+	add	t5, t5, t3
+	slli	a4, a2, 24
+	snez	t3, a5
+	neg	a5, a5
+	sub	a4, a4, t5
+	sub	a4, a4, t3
+	/* q3 = floor(e (1 - 2^-20) / 2^25), e = floor(floor(rem2 / 2^29) R /
+	   2^32): at most the number k of units still missing (rem2 / 2Q
+	   shrunk by 2^-20 stays below k), at least k - 1 */
+	slli	t3, a4, 3
+	srli	t5, a5, 29
+	or	t3, t3, t5
+	mulhu	t3, t3, t6
+	srli	t5, t3, 20
+	sub	t3, t3, t5
+	srli	t3, t3, 25
+	/* rem3 = rem2 - q3 (2Q + q3); Q += q3 */
+	slli	t5, a6, 1
+	add	t5, t5, t3
+	sltu	t4, t5, t3
+	slli	a2, a7, 1
+	srli	a3, a6, 31
+	or	a2, a2, a3
+	add	a2, a2, t4
+	mul	a3, t3, t5
+	mulhu	t4, t3, t5
+	mul	a2, t3, a2
+	add	t4, t4, a2
+	sltu	a2, a5, a3
+	sub	a5, a5, a3
+	sub	a4, a4, t4
+	sub	a4, a4, a2
+	add	a6, a6, t3
+	sltu	t3, a6, t3
+	add	a7, a7, t3
+	/* rem3 >= 2Q + 1: Q += 1, rem3 -= 2Q + 1. t5 = sticky */
+	slli	t5, a6, 1
+	ori	t5, t5, 1
+	slli	a2, a7, 1
+	srli	a3, a6, 31
+	or	a2, a2, a3
+	sltu	a3, a5, t5
+	sub	t5, a5, t5
+	sub	a2, a4, a2
+	sub	a2, a2, a3
+	srai	a3, a2, 31		/* -1 iff rem3 < 2Q + 1 */
+	addi	t3, a3, 1
+	add	a6, a6, t3
+	sltu	t3, a6, t3
+	add	a7, a7, t3
+	or	a5, a5, a4
+	snez	a5, a5
+	or	t5, t5, a2
+	snez	t5, t5
+	xor	a5, a5, t5
+	and	a5, a5, a3
+	xor	t5, t5, a5
+	/* Q in [2^54, 2^55) to bit 63, sticky in bit 0 */
+	slli	a7, a7, 9
+	srli	a3, a6, 23
+	or	a7, a7, a3
+	slli	a6, a6, 9
+	or	a6, a6, t5
+	/* E - 1 = (ex + 1) / 2 + 510 in [510, 1534]: always normal */
+	addi	t2, t1, 1
+	srli	t2, t2, 1
+	addi	t2, t2, 510
+	srli	t3, a6, 11
+	slli	t4, a7, 21
+	or	t3, t3, t4
+	andi	t4, t3, 1
+	andi	a6, a6, 0x7FF
+	add	a6, a6, t4
+	addi	a6, a6, FPR_RND_HALF
+	srli	a6, a6, 11
+	srli	a7, a7, 11
+	add	a0, t3, a6
+	sltu	t3, a0, t3
+	add	a7, a7, t3
+	slli	t2, t2, 20
+	add	a1, a7, t2
+	/* zero or subnormal: zero of the sign of x; negative nonzero: NaN
+	   0xFFF8000000000000 */
+	snez	t2, t1
+	neg	t2, t2
+	and	a0, a0, t2
+	and	a1, a1, t2
+	or	a1, a1, t0
+	srai	t3, t0, 31
+	and	t3, t3, t2
+	lui	t4, 0xFFF80
+	xor	t4, t4, a1
+	and	t4, t4, t3
+	xor	a1, a1, t4
+	not	t3, t3
+	and	a0, a0, t3
+	ret
+	.size	fa_fpr_sqrt_rv32, .-fa_fpr_sqrt_rv32

@@ -10,6 +10,7 @@
  *   fa_fpr_add_sub_rv32(x, y)  == fa_fpr_add_sub(x, y)   (both outputs)
  *   fa_fpr_mul_rv32(x, y)      == fa_fpr_mul(x, y)
  *   fa_fpr_div_rv32(x, y)      == fa_fpr_div(x, y)
+ *   fa_fpr_sqrt_rv32(x)        == fa_fpr_sqrt(x)
  * on all ordered pairs of a table of edge values (zeros of both signs,
  * subnormals, 2^-1022 and its neighbours, the largest finite value,
  * infinities and NaNs, which both codes process as ordinary exponents)
@@ -33,6 +34,8 @@ void fa_fpr_add_sub_rv32(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul_rv32(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div_rv32(uint64_t x, uint64_t y);
+uint64_t fa_fpr_sqrt(uint64_t x);
+uint64_t fa_fpr_sqrt_rv32(uint64_t x);
 
 /* ---- Linux rv32 system calls (qemu-riscv32) ---- */
 static long sys3(long n, long a, long b, long c)
@@ -126,6 +129,13 @@ static const uint64_t edge[] = {
 	0x2000000000000000u, 0x1FF0000000000000u, 0x1FEFFFFFFFFFFFFFu,
 	0x5FF0000000000000u, 0x6000000000000000u, 0x0010000000000001u,
 	0x0020000000000000u, 0x001FFFFFFFFFFFFFu, 0x8010000000000000u,
+	/* sqrt: N = X 2^56 just above Q^2 (N - Q^2 in {28, 60, ..}, Q = 2
+	   mod 4): the root is off by one until its last correction, and
+	   that changes the rounding */
+	0x3FE2725B8277ECA1u, 0x3FE4EB5F85E783A9u, 0x3FE5B95344972FE2u,
+	0x3FEE8D14F4732010u, 0x3FF17FCEB77E1D55u, 0x3FF1E87A3BC15A74u,
+	0x3FF2B035C1197F48u, 0x3FFBA44C2A0737A2u, 0x3FFD407BB3641DA5u,
+	0x3FFE197E83425044u, 0x3FFE99893042C2CBu,
 };
 #define NEDGE (sizeof edge / sizeof edge[0])
 
@@ -174,6 +184,11 @@ static void check(uint64_t x, uint64_t y)
 	b = fa_fpr_div_rv32(x, y);
 	if (a != b)
 		report("div", x, y, a, b);
+	checksum = (checksum ^ b) * 0x100000001B3u;
+	a = fa_fpr_sqrt(x);
+	b = fa_fpr_sqrt_rv32(x);
+	if (a != b)
+		report("sqrt", x, 0, a, b);
 	checksum = (checksum ^ b) * 0x100000001B3u;
 }
 
@@ -288,11 +303,39 @@ static void g_div(uint64_t *x, uint64_t *y)
 	*x = mk(rnd() & 1, ex, frac());
 }
 
+/* square roots: exact squares (and +- 1 ulp), significands near 1, 2, 4.
+   An exact square: X = s^2 for s in [2^26, 2^27), X the significand (odd
+   exponent field) or twice it (even field, s even). */
+static void g_sqrt(uint64_t *x, uint64_t *y)
+{
+	uint32_t k = below(4), e = 1 + below(2046);
+	uint64_t f = frac();
+	if (k == 0) {
+		uint64_t sq = (rnd() >> 37) | ((uint64_t)1 << 26), p = sq * sq;
+		uint32_t eo = 2 * below(1000) + 25;     /* odd field */
+		if ((p >> 53) != 0) {
+			sq &= ~(uint64_t)1;
+			p = (sq * sq) >> 1;
+			eo ++;                          /* even field */
+		}
+		f = p & FRAC;
+		if ((rnd() & 3) == 0)
+			f = (f + below(3) - 1) & FRAC;
+		e = eo;
+	} else if (k == 1) {
+		f = rnd() & 0xFFFF;
+	} else if (k == 2) {
+		f = FRAC - (rnd() & 0xFFFF);
+	}
+	*x = mk((rnd() & 7) == 0, e, f);
+	*y = mk(0, 1 + below(2046), frac());
+}
+
 static const struct { const char *name; gen_fn fn; } gens[] = {
 	{ "raw", g_raw }, { "falcon", g_falcon }, { "close", g_close },
 	{ "cancel", g_cancel }, { "expdiff", g_expdiff }, { "tiny", g_tiny },
 	{ "mul_edge", g_mul_edge }, { "mul_min", g_mul_min },
-	{ "div", g_div },
+	{ "div", g_div }, { "sqrt", g_sqrt },
 };
 
 static uint32_t parse_u(const char *s)
@@ -337,7 +380,7 @@ int fpr_asm_main(long *sp)
 		out(gens[k].name);
 		out(": ");
 		out_u(n);
-		out(" pairs x 4 ops");
+		out(" pairs x 5 ops");
 		out(fails == f0 ? " ok\n" : " FAIL\n");
 	}
 	out("checksum ");
