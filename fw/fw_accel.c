@@ -381,6 +381,79 @@ static K_RET acc_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 	K_END(r, fa_ffsampling_portable(ctx, z0, z1, tree, t0, t1, logn, tmp));
 }
 
+/* ML-KEM (CONFIG.MLKEM; hw/ntt kem_engine): the NTT, inverse NTT and
+   base multiplication slots on the accelerator's q = 3329 mode, and the
+   four-sponge runner's keccak_x4 slot as four permutations on the Keccak
+   unit (the states go in and come back one after the other; all four or
+   none are written). The other ML-KEM slots (sampling, encodings) and the
+   single-sponge SHA3 calls (mlkem_sha3.c) stay on the CPU. */
+static int have_mlkem;
+
+static K_RET acc_kem_ntt(int16_t *a)
+{
+	int r = -1;
+
+	if (have_mlkem) {
+		r = fa_rtl_drv_kem_ntt(cur_tr, a, &kstats[FA_RTL_K_MLKEM_NTT]);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_mlkem_ntt_portable(a));
+}
+
+static K_RET acc_kem_invntt(int16_t *a)
+{
+	int r = -1;
+
+	if (have_mlkem) {
+		r = fa_rtl_drv_kem_invntt(cur_tr, a, &kstats[FA_RTL_K_MLKEM_INVNTT]);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_mlkem_invntt_portable(a));
+}
+
+static K_RET acc_kem_basemul_acc(int16_t *r, const int16_t *a,
+	const int16_t *b, unsigned nk)
+{
+	int e = -1;
+
+	if (have_mlkem) {
+		e = fa_rtl_drv_kem_basemul_acc(cur_tr, r, a, b, nk,
+			&kstats[FA_RTL_K_MLKEM_BASEMUL]);
+		if (e != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(e, fa_mlkem_basemul_acc_portable(r, a, b, nk));
+}
+
+static K_RET acc_keccak_x4(uint64_t *st)
+{
+	uint64_t s[4][25];
+	unsigned t, i;
+	int r = have_keccak ? 0 : -1;
+
+	for (t = 0; t < 4 && r == 0; t ++) {
+		for (i = 0; i < 25; i ++) {
+			s[t][i] = st[4 * i + t];
+		}
+		r = fa_rtl_drv_keccak_f1600(cur_tr, s[t], &kstats[FA_RTL_K_KECCAK]);
+	}
+	if (r == 0) {
+		for (t = 0; t < 4; t ++) {
+			for (i = 0; i < 25; i ++) {
+				st[4 * i + t] = s[t][i];
+			}
+		}
+	} else if (have_keccak) {
+		cur.error = 1;
+	}
+	K_END(r, fa_keccak_x4_portable(st));
+}
+
 static int always(void)
 {
 	return 1;
@@ -414,6 +487,12 @@ static int accel_init(void)
 			have_keccak = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
 				& FA_RTL_CONFIG_KECCAK_MASK) != 0;
 			tab_accel.keccak_f1600 = acc_keccak;
+			have_mlkem = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
+				& FA_RTL_CONFIG_MLKEM_MASK) != 0;
+			tab_accel.mlkem_ntt = acc_kem_ntt;
+			tab_accel.mlkem_invntt = acc_kem_invntt;
+			tab_accel.mlkem_basemul_acc = acc_kem_basemul_acc;
+			tab_accel.keccak_x4 = acc_keccak_x4;
 			have_sampler = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
 				& FA_RTL_CONFIG_SAMPLER_MASK) != 0;
 			have_ffsamp = have_sampler && fa_rtl_drv_fs_present(&tr_dma);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "falcon_accel.h"
+#include "falcon_accel_kem.h"
 #include "fw_accel.h"
 #include "fw_hal.h"
 #include "fw_link.h"
@@ -50,6 +51,80 @@ static unsigned check_pk(const fw_field *f, unsigned logn)
 	return fw_key_status(f, (uint8_t)logn, FA_PUBKEY_SIZE(logn));
 }
 
+/* ML-KEM requests (FA_SOC_OP_KEM_*): the header's logn byte is the rank
+   k (2, 3, 4: ML-KEM-512, -768, -1024). KEYGEN: field d || z (64 bytes)
+   -> ek, dk; ENCAPS: ek, m (32) -> ct, ss; DECAPS: dk, ct -> ss. The
+   kernels are those of the mode (fw_accel.c: the NTT, inverse, base
+   multiplication and the four-sponge Keccak on the accelerator). */
+static uint8_t kem_ek[FA_KEM_EK_MAXSIZE], kem_dk[FA_KEM_DK_MAXSIZE];
+static uint8_t kem_ct[FA_KEM_CT_MAXSIZE];
+typedef char kem_tmp_fits[FA_KEM_TMPSIZE_MAX <= sizeof tmp_buf ? 1 : -1];
+
+static void serve_kem(const fw_request *rq)
+{
+	unsigned k = rq->logn, lv = 256u * k, nf;
+	const fa_backend *be;
+	fw_field f[2];
+	fw_stats stats;
+	uint64_t t0, t1;
+	uint8_t ss[FA_KEM_SS_SIZE];
+	int rc, bad;
+
+	if (k < 2 || k > 4) {
+		fw_rsp_status(FA_SOC_ST_BAD_DEGREE);
+		return;
+	}
+	be = fw_backend(rq->mode);
+	if (be == NULL) {
+		fw_rsp_status(FA_SOC_ST_BAD_MODE);
+		return;
+	}
+	nf = rq->op == FA_SOC_OP_KEM_KEYGEN ? 1 : 2;
+	bad = fw_fields(rq->body, rq->body_len, f, nf) != 0;
+	if (rq->op == FA_SOC_OP_KEM_KEYGEN) {
+		bad = bad || f[0].len != 2 * FA_KEM_SEED_SIZE;
+	} else if (rq->op == FA_SOC_OP_KEM_ENCAPS) {
+		bad = bad || f[0].len != FA_KEM_EK_SIZE(lv)
+			|| f[1].len != FA_KEM_SEED_SIZE;
+	} else {
+		bad = bad || f[0].len != FA_KEM_DK_SIZE(lv)
+			|| f[1].len != FA_KEM_CT_SIZE(lv);
+	}
+	if (bad) {
+		fw_rsp_status(FA_SOC_ST_BAD_LENGTH);
+		return;
+	}
+	fw_stats_begin();
+	t0 = fw_cycles();
+	if (rq->op == FA_SOC_OP_KEM_KEYGEN) {
+		rc = fa_kem_keygen_derand(be, lv, kem_ek, sizeof kem_ek, kem_dk,
+			sizeof kem_dk, f[0].p, f[0].p + 32, tmp_buf, sizeof tmp_buf);
+	} else if (rq->op == FA_SOC_OP_KEM_ENCAPS) {
+		rc = fa_kem_encaps_derand(be, lv, kem_ct, sizeof kem_ct, ss,
+			f[0].p, f[0].len, f[1].p, tmp_buf, sizeof tmp_buf);
+	} else {
+		rc = fa_kem_decaps(be, lv, ss, f[1].p, f[1].len, f[0].p,
+			f[0].len, tmp_buf, sizeof tmp_buf);
+	}
+	t1 = fw_cycles();
+	fw_stats_end(&stats);
+	if (rc == FA_OK && !stats.error) {
+		if (rq->op == FA_SOC_OP_KEM_KEYGEN) {
+			fw_rsp_field(kem_ek, FA_KEM_EK_SIZE(lv));
+			fw_rsp_field(kem_dk, FA_KEM_DK_SIZE(lv));
+		} else if (rq->op == FA_SOC_OP_KEM_ENCAPS) {
+			fw_rsp_field(kem_ct, FA_KEM_CT_SIZE(lv));
+			fw_rsp_field(ss, sizeof ss);
+		} else {
+			fw_rsp_field(ss, sizeof ss);
+		}
+	}
+	fw_rsp_put32(FA_SOC_RSP_LIBRC_OFF, (uint32_t)rc);
+	rsp_stats(t1 - t0, 0, &stats);
+	fw_rsp_status(stats.error ? FA_SOC_ST_ACCEL
+		: rc == FA_OK ? FA_SOC_ST_OK : FA_SOC_ST_LIB_ERROR);
+}
+
 /* Serve one request (header checked, PING answered by fw_link.c). */
 static void serve(const fw_request *rq)
 {
@@ -79,6 +154,10 @@ static void serve(const fw_request *rq)
 		}
 		fw_rsp_status(FA_SOC_ST_OK);
 		fw_rsp_field(tab, sizeof tab);
+		return;
+	}
+	if (op >= FA_SOC_OP_KEM_KEYGEN && op <= FA_SOC_OP_KEM_DECAPS) {
+		serve_kem(rq);
 		return;
 	}
 	if (op < FA_SOC_OP_KEYGEN || op > FA_SOC_OP_PUBKEY) {

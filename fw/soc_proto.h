@@ -52,7 +52,10 @@ enum {
 	FA_SOC_OP_SIGN_TREE = 4,
 	FA_SOC_OP_VERIFY = 5,
 	FA_SOC_OP_PUBKEY = 6,
-	FA_SOC_OP_KSTATS = 7
+	FA_SOC_OP_KSTATS = 7,
+	FA_SOC_OP_KEM_KEYGEN = 8,  /* ML-KEM, logn byte = rank k (fw_main.c serve_kem) */
+	FA_SOC_OP_KEM_ENCAPS = 9,
+	FA_SOC_OP_KEM_DECAPS = 10
 };
 
 /* mode: which engine runs the kernels */
