@@ -7,7 +7,9 @@ the CPU moving the words; dma: the same with DMA bursts), cycles from the
 firmware's mcycle. Every result is checked: the three modes give the same
 bytes, decaps returns encaps's secret, and the host CLI (falcon-accel kem,
 same seeds) gives the same ek / dk and decapsulates the SoC's ciphertext
-to the same secret. Writes hw/soc/MLKEM.md with --write.
+to the same secret; malformed requests (rank, lengths, an ek failing the
+modulus check) get their error status and the firmware keeps serving.
+Writes hw/soc/MLKEM.md with --write.
   python3 hw/soc/util/mlkem_soc_bench.py --cli build/tools/falcon-accel [--write]
 Env: FALCON_ACCEL_SOC_SIM / FALCON_ACCEL_SOC_FW as for soc_link.py."""
 import argparse
@@ -75,6 +77,23 @@ def run(args):
         elif out != ref:
             raise SystemExit("mlkem_soc_bench: mode %s gives other bytes than fw" % mode)
         res[mode] = {"keygen": r_kg, "encaps": r_en, "decaps": r_de}
+    # malformed requests get an error reply and the firmware keeps serving
+    ek, dk, ct, ss = ref
+    bad_ek = bytearray(ek)
+    bad_ek[0], bad_ek[1] = 0xFF, bad_ek[1] | 0x0F     # coefficient 0 = 4095 >= q
+    for op, kk, fields, want in (
+            ("kem_keygen", 5, [D + Z], 4),            # BAD_DEGREE
+            ("kem_keygen", k, [D], 3),                # BAD_LENGTH
+            ("kem_encaps", k, [ek[:-1], M], 3),
+            ("kem_decaps", k, [dk, ct[:-1]], 3),
+            ("kem_encaps", k, [bytes(bad_ek), M], 6)):  # LIB_ERROR: modulus check
+        rep, _ = s.call(op, kk, soc_link.MODES["dma"], fields)
+        if rep["status"] != want:
+            raise SystemExit("mlkem_soc_bench: malformed %s: status %d, expected %d"
+                             % (op, rep["status"], want))
+    rep, (ss3,) = s.call("kem_decaps", k, soc_link.MODES["dma"], [dk, ct])
+    if rep["status"] != 0 or ss3 != ss:
+        raise SystemExit("mlkem_soc_bench: no valid answer after the malformed requests")
     s.close()
     if args.cli:
         host_check(args.cli, args.level, *ref)
