@@ -24,6 +24,6 @@ SOC_IBEX_SRCS="$PRIM/prim_util_pkg.sv $PRIM/prim_mubi_pkg.sv $PRIM/prim_ram_1p_p
  $IBEX/rtl/ibex_dummy_instr.sv $IBEX/rtl/ibex_branch_predict.sv
  $IBEX/rtl/ibex_core.sv $IBEX/rtl/ibex_lockstep.sv $IBEX/rtl/ibex_top.sv"
 SOC_INCDIRS="-I$PRIM -I$IBEX/rtl -I$IBEX/vendor/lowrisc_ip/dv/sv/dv_utils"
-SOC_OWN_SRCS="$HW/soc/rtl/soc_map_pkg.sv $HW/soc/rtl/soc_ram.sv $HW/soc/rtl/soc_uart.sv
- $HW/soc/rtl/soc_mbox.sv $HW/soc/rtl/soc_axil_master.sv $HW/soc/rtl/soc_dma.sv
- $HW/soc/rtl/soc_top.sv"
+# The SoC's own RTL: the manifest hw/soc/data/soc.f (new SoC files go there).
+SOC_OWN_SRCS=$(python3 "$HW/common/util/rtl_manifest.py" soc/data/soc.f) \
+  || { echo "sim_sources.sh: cannot read hw/soc/data/soc.f" >&2; exit 1; }

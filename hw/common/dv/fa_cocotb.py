@@ -1,5 +1,6 @@
 """Small helpers shared by the cocotb testbenches (Icarus Verilog)."""
 import os
+import sys
 
 from cocotb.runner import get_runner
 
@@ -14,6 +15,25 @@ def nvec(ci_default, full_default):
 
 def rtl(*paths):
     return [os.path.join(HW, p) for p in paths]
+
+
+def manifest(*names):
+    """Sources of the RTL manifests (hw/<ip>/data/*.f, paths relative to
+    hw/; hw/common/util/rtl_manifest.py), in order, each file once."""
+    sys.path.insert(0, os.path.join(HW, "common", "util"))
+    try:
+        import rtl_manifest
+    finally:
+        sys.path.pop(0)
+    return rtl_manifest.sources(*names)
+
+
+def ip_sources(*ips):
+    """Sources of the named IPs' manifests (hw/<ip>/data/<ip>.f)."""
+    return manifest(*("%s/data/%s.f" % (ip, ip) for ip in ips))
+
+
+TOP_MANIFEST = "top/data/falcon_accel_top.f"
 
 
 def run(toplevel, sources, test_module, test_dir, parameters=None, tag="",

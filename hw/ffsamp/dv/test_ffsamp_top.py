@@ -215,18 +215,10 @@ async def errors_and_recovery(dut):
 
 
 def test_ffsamp_top():
-    from fa_cocotb import rtl, run
+    from fa_cocotb import manifest, TOP_MANIFEST, run
     ref.build()
     maxlogn = max(max(logns()), 4)
-    srcs = rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "common/rtl/fa_delay.v",
-               "common/rtl/fa_ram.v", "common/rtl/tf_core.v", "fft/rtl/fft_cmul.v",
-               "fft/rtl/fft_bf.v", "fft/rtl/fft_roots_rom.v", "fft/rtl/fft_engine.v",
-               "ntt/rtl/ntt_modmul.v", "ntt/rtl/ntt_bf.v", "ntt/rtl/ntt_tw_rom.v",
-               "ntt/rtl/ntt_engine.v", "sampler/rtl/sampler_tables.v",
-               "sampler/rtl/sampler_fpconv.v", "sampler/rtl/sampler_mulhi.v",
-               "sampler/rtl/sampler_prng.v", "sampler/rtl/samplerz.v",
-               "sampler/rtl/sampler_unit.v", "ffsamp/rtl/ffsamp_engine.v",
-               "ffsamp/rtl/ffsamp_host.v", "top/rtl/falcon_accel_top.v")
+    srcs = manifest(TOP_MANIFEST)
     run("falcon_accel_top", srcs, "test_ffsamp_top", HERE, tag="ffsamp",
         parameters={"P": 1, "LP": 0, "SAMPLER": 1, "FFSAMP": 1, "FS_MAXLOGN": maxlogn},
         extra_env=dict({"FA_P": "1", "FA_FFSAMP_TOP_LOGNS": " ".join(str(x) for x in logns())},

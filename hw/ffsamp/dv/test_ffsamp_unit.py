@@ -326,14 +326,11 @@ async def timing_outside_samplerz(dut):
 
 
 def test_ffsamp_unit():
-    from fa_cocotb import rtl, run
+    from fa_cocotb import ip_sources, manifest, run
     ref.build()
     maxlogn = max(max(logns()), 4)
     run("ffsamp_unit",
-        rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "fft/rtl/fft_roots_rom.v",
-            "sampler/rtl/sampler_fpconv.v", "sampler/rtl/sampler_mulhi.v",
-            "sampler/rtl/sampler_prng.v", "sampler/rtl/sampler_tables.v",
-            "sampler/rtl/samplerz.v", "ffsamp/rtl/ffsamp_engine.v", "ffsamp/rtl/ffsamp_unit.v"),
+        ip_sources("fp64", "fft", "sampler") + manifest("ffsamp/data/ffsamp_unit.f"),
         "test_ffsamp_unit", HERE, parameters={"MAXLOGN": maxlogn},
         extra_env=dict({"FA_FFSAMP_LOGNS": " ".join(str(x) for x in logns())},
                        **({"TESTCASE": os.environ["FA_FFSAMP_TESTS"]}

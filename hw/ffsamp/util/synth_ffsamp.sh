@@ -12,12 +12,11 @@ L=${1:-10}
 HW=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FA_SYN_OUT:-$HW/build/syn}
 mkdir -p "$OUT"
-SRCS="$HW/fp64/rtl/fp64_add.v $HW/fp64/rtl/fp64_mul.v $HW/fft/rtl/fft_roots_rom.v
- $HW/sampler/rtl/sampler_tables.v $HW/sampler/rtl/sampler_fpconv.v
- $HW/sampler/rtl/sampler_mulhi.v $HW/sampler/rtl/samplerz.v
- $HW/ffsamp/rtl/ffsamp_engine.v"
+# The accelerator's sources (manifests, hw/syn/sources.sh); synth -top
+# keeps ffsamp_engine and what it instantiates.
+. "$HW/syn/sources.sh"
 yosys -q -l "$OUT/ffsamp_engine-L$L.log" -p "
-read_verilog $(echo $SRCS)
+read_verilog -I$HW/top/rtl $FA_SRCS
 chparam -set MAXLOGN $L ffsamp_engine
 synth_xilinx -family xc7 -top ffsamp_engine
 tee -q -o $OUT/ffsamp_engine-L$L.stat.tmp stat -top ffsamp_engine

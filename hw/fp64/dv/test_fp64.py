@@ -134,7 +134,7 @@ async def collect(dut, pairs):
 
 @pytest.mark.parametrize("unit", ["fp64_add", "fp64_mul"])
 def test_fp64(unit):
-    from fa_cocotb import rtl, run, nvec
-    run(unit, rtl("fp64/rtl/%s.v" % unit), "test_fp64",
+    from fa_cocotb import ip_sources, run, nvec
+    run(unit, ip_sources("fp64"), "test_fp64",
         os.path.dirname(os.path.abspath(__file__)),
         extra_env={"FA_NVEC": str(nvec(3000, 100000))})

@@ -219,9 +219,9 @@ async def illegal_requests(dut):
 
 @pytest.mark.parametrize("sponge", ["shake256", "shake128", "sha3_256", "sha3_512"])
 def test_keccak_unit(sponge):
-    from fa_cocotb import rtl, run
+    from fa_cocotb import ip_sources, run
     ref.sampler_refmodel.build()
     tests = None if sponge == "shake256" else "sponges"
-    run("keccak_unit", rtl("keccak/rtl/keccak_round.v", "keccak/rtl/keccak_unit.v"),
+    run("keccak_unit", ip_sources("keccak"),
         "test_keccak_unit", os.path.dirname(os.path.abspath(__file__)), tag=sponge,
         extra_env={"FA_SPONGE": sponge, **({"TESTCASE": tests} if tests else {})})

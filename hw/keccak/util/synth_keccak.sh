@@ -12,7 +12,7 @@ OUT=${FA_SYN_OUT:-$HW/build/syn}
 mkdir -p "$OUT"
 . "$HW/syn/sources.sh"
 yosys -q -l "$OUT/keccak_unit.log" -p "
-read_verilog $HW/keccak/rtl/keccak_round.v $HW/keccak/rtl/keccak_unit.v
+read_verilog $(python3 "$HW/common/util/rtl_manifest.py" keccak/data/keccak.f)
 synth_xilinx -family xc7 -flatten -top keccak_unit
 tee -q -o $OUT/keccak_unit.stat stat
 "

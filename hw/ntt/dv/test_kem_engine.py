@@ -142,12 +142,8 @@ async def base_multiplication(dut):
 
 @pytest.mark.parametrize("P", [4] + ([1, 2] if FULL else []))
 def test_kem_engine(P):
-    from fa_cocotb import rtl, run
-    srcs = rtl("common/rtl/fa_delay.v", "common/rtl/fa_ram.v", "common/rtl/tf_core.v",
-               "ntt/rtl/kem_modmul.v", "ntt/rtl/kem_tw_rom.v", "ntt/rtl/kem_bf.v",
-               "ntt/rtl/kem_engine.v", "ntt/rtl/ntt_modmul.v", "ntt/rtl/ntt_bf.v",
-               "ntt/rtl/ntt_tw_rom.v", "fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v",
-               "fft/rtl/fft_cmul.v", "fft/rtl/fft_bf.v", "fft/rtl/fft_roots_rom.v")
+    from fa_cocotb import ip_sources, run
+    srcs = ip_sources("common", "ntt", "fp64", "fft")
     run("kem_engine", srcs, "test_kem_engine", os.path.dirname(os.path.abspath(__file__)),
         parameters={"P": P, "LP": {1: 0, 2: 1, 4: 2}[P]}, extra_env={"FA_P": str(P)})
 

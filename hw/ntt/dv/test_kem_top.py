@@ -131,14 +131,9 @@ async def illegal_requests(dut):
 
 @pytest.mark.parametrize("P", [4])
 def test_kem_top(P):
-    from fa_cocotb import rtl, run
+    from fa_cocotb import manifest, TOP_MANIFEST, run
     km.lib()
-    srcs = rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "common/rtl/fa_delay.v",
-               "common/rtl/fa_ram.v", "common/rtl/tf_core.v", "fft/rtl/fft_cmul.v",
-               "fft/rtl/fft_bf.v", "fft/rtl/fft_roots_rom.v", "fft/rtl/fft_engine.v",
-               "ntt/rtl/ntt_modmul.v", "ntt/rtl/ntt_bf.v", "ntt/rtl/ntt_tw_rom.v",
-               "ntt/rtl/ntt_engine.v", "ntt/rtl/kem_modmul.v", "ntt/rtl/kem_tw_rom.v",
-               "ntt/rtl/kem_bf.v", "ntt/rtl/kem_engine.v", "top/rtl/falcon_accel_top.v")
+    srcs = manifest(TOP_MANIFEST)
     run("falcon_accel_top", srcs, "test_kem_top", HERE, tag="mlkem",
         parameters={"P": P, "LP": {1: 0, 2: 1, 4: 2}[P], "MLKEM": 1},
         extra_env={"FA_P": str(P)})

@@ -95,8 +95,8 @@ async def i2f_matches_fpr_emu(dut):
 
 @pytest.mark.parametrize("top", ["sampler_f2i", "sampler_i2f"])
 def test_sampler_fpconv(top):
-    from fa_cocotb import rtl, run
+    from fa_cocotb import ip_sources, run
     ref.build()
-    run(top, rtl("sampler/rtl/sampler_fpconv.v"), "test_sampler_fpconv", HERE,
+    run(top, ip_sources("sampler"), "test_sampler_fpconv", HERE,
         extra_env={"TESTCASE": "f2i_matches_fpr_emu" if top == "sampler_f2i" else "i2f_matches_fpr_emu",
                    "FA_NVEC": "20000" if os.environ.get("FA_HW_FULL") else "2000"})

@@ -100,15 +100,8 @@ async def samplerz_ops(dut):
 
 
 def test_sampler_top():
-    from fa_cocotb import rtl, run
+    from fa_cocotb import manifest, TOP_MANIFEST, run
     ref.build()
-    srcs = rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "common/rtl/fa_delay.v",
-               "common/rtl/fa_ram.v", "common/rtl/tf_core.v", "fft/rtl/fft_cmul.v",
-               "fft/rtl/fft_bf.v", "fft/rtl/fft_roots_rom.v", "fft/rtl/fft_engine.v",
-               "ntt/rtl/ntt_modmul.v", "ntt/rtl/ntt_bf.v", "ntt/rtl/ntt_tw_rom.v",
-               "ntt/rtl/ntt_engine.v", "sampler/rtl/sampler_tables.v",
-               "sampler/rtl/sampler_fpconv.v", "sampler/rtl/sampler_mulhi.v",
-               "sampler/rtl/sampler_prng.v", "sampler/rtl/samplerz.v",
-               "sampler/rtl/sampler_unit.v", "top/rtl/falcon_accel_top.v")
+    srcs = manifest(TOP_MANIFEST)
     run("falcon_accel_top", srcs, "test_sampler_top", HERE, tag="sampler",
         parameters={"P": 1, "LP": 0, "SAMPLER": 1}, extra_env={"FA_P": "1"})

@@ -416,12 +416,10 @@ async def timing_depends_only_on_trials(dut):
 
 
 def test_sampler_unit():
-    from fa_cocotb import rtl, run
+    from fa_cocotb import ip_sources, run
     ref.build()
     run("sampler_unit",
-        rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "sampler/rtl/sampler_fpconv.v",
-            "sampler/rtl/sampler_mulhi.v", "sampler/rtl/sampler_prng.v", "sampler/rtl/sampler_tables.v",
-            "sampler/rtl/samplerz.v", "sampler/rtl/sampler_unit.v"),
+        ip_sources("fp64", "sampler"),
         "test_sampler_unit", HERE,
         extra_env={"FA_NVEC": "40" if FULL else "12", "FA_NSTREAM": "8" if FULL else "3",
                    "FA_NCHI": "5000" if FULL else "250"})

@@ -28,8 +28,14 @@ SOCSYN_VEX="$SOCSYN_VEX_DIR/VexRiscv_IMAC.v"
 # import p::*; #(...)`), so the SoC files that have one are copied into
 # $SOCSYN_GEN with the import moved before the module (a file-scope import
 # of the same package: the same names).
+# The SoC's own files: the manifest hw/soc/data/soc.f (its package is
+# the copy above).
 _own=""
-for _f in soc_ram soc_uart soc_mbox soc_axil_master soc_dma soc_top; do
+_socf=$(python3 "$HW/common/util/rtl_manifest.py" soc/data/soc.f) \
+  || { echo "sources.sh: cannot read hw/soc/data/soc.f" >&2; exit 1; }
+for _f in $_socf; do
+  _f=$(basename "$_f" .sv)
+  [ "$_f" = soc_map_pkg ] && continue
   sed 's/^module \([A-Za-z0-9_]*\) import \([A-Za-z0-9_]*\)::\*;/import \2::*;\
 module \1/' "$HW/soc/rtl/$_f.sv" > "$SOCSYN_GEN/$_f.sv"
   _own="$_own $SOCSYN_GEN/$_f.sv"

@@ -376,15 +376,8 @@ async def kem_absent(dut):
 
 @pytest.mark.parametrize("P", [4] + ([1, 2] if FULL else []))
 def test_falcon_accel_top(P):
-    from fa_cocotb import rtl, run
-    srcs = rtl("fp64/rtl/fp64_add.v", "fp64/rtl/fp64_mul.v", "common/rtl/fa_delay.v",
-               "common/rtl/fa_ram.v", "common/rtl/tf_core.v", "fft/rtl/fft_cmul.v",
-               "fft/rtl/fft_bf.v", "fft/rtl/fft_roots_rom.v", "fft/rtl/fft_engine.v",
-               "ntt/rtl/ntt_modmul.v", "ntt/rtl/ntt_bf.v", "ntt/rtl/ntt_tw_rom.v",
-               "ntt/rtl/ntt_engine.v", "sampler/rtl/sampler_tables.v",
-               "sampler/rtl/sampler_fpconv.v", "sampler/rtl/sampler_mulhi.v",
-               "sampler/rtl/sampler_prng.v", "sampler/rtl/samplerz.v",
-               "sampler/rtl/sampler_unit.v", "top/rtl/falcon_accel_top.v")
+    from fa_cocotb import manifest, TOP_MANIFEST, run
+    srcs = manifest(TOP_MANIFEST)
     run("falcon_accel_top", srcs, "test_falcon_accel_top",
         os.path.dirname(os.path.abspath(__file__)),
         parameters={"P": P, "LP": {1: 0, 2: 1, 4: 2}[P]}, extra_env={"FA_P": str(P), **({"TESTCASE": os.environ["FA_TC"]} if os.environ.get("FA_TC") else {})})

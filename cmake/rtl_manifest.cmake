@@ -1,0 +1,46 @@
+# rtl_manifest.cmake -- the RTL source manifests (hw/<ip>/data/*.f) read
+# by CMake: the same files and rules as hw/common/util/rtl_manifest.py (one
+# path a line relative to hw/, "-f FILE" reads another manifest, "#"
+# starts a comment, a file reached twice listed once). Every manifest read
+# is a configure dependency: editing one re-runs CMake.
+#
+#   fa_rtl_manifest(<out-var> <hw-dir> <manifest>...)
+
+function(_fa_rtl_manifest_read hw rel srcs_var seen_var)
+  set(srcs ${${srcs_var}})
+  set(seen ${${seen_var}})
+  if(rel IN_LIST seen)
+    return()
+  endif()
+  list(APPEND seen "${rel}")
+  if(NOT EXISTS "${hw}/${rel}")
+    message(FATAL_ERROR "RTL manifest hw/${rel} not found")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${hw}/${rel}")
+  file(STRINGS "${hw}/${rel}" lines)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "#.*$" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    if(line MATCHES "^-f[ \t]+(.+)$")
+      _fa_rtl_manifest_read("${hw}" "${CMAKE_MATCH_1}" srcs seen)
+    elseif(NOT EXISTS "${hw}/${line}")
+      message(FATAL_ERROR "RTL manifest hw/${rel}: hw/${line} does not exist")
+    elseif(NOT "${hw}/${line}" IN_LIST srcs)
+      list(APPEND srcs "${hw}/${line}")
+    endif()
+  endforeach()
+  set(${srcs_var} ${srcs} PARENT_SCOPE)
+  set(${seen_var} ${seen} PARENT_SCOPE)
+endfunction()
+
+function(fa_rtl_manifest out hw)
+  set(srcs "")
+  set(seen "")
+  foreach(m IN LISTS ARGN)
+    _fa_rtl_manifest_read("${hw}" "${m}" srcs seen)
+  endforeach()
+  set(${out} ${srcs} PARENT_SCOPE)
+endfunction()
