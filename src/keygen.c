@@ -1,6 +1,6 @@
 /*
  * keygen.c -- Falcon key pair generation (top level; the NTRU solver is
- * in kgen_solver.c and kgen_*.c). Follows the round-3 reference procedure exactly, so that
+ * in kgen_*.c). Follows the round-3 reference procedure exactly, so that
  * the same SHAKE256 seed gives the same keys (NIST KATs):
  *
  *  1. f, g: each coefficient is the sum of 2^(10-logn) samples of the
