@@ -35,7 +35,8 @@
 uint64_t fa_fpr_scaled(int64_t i, int sc);       /* i * 2^sc, |sc| < 2^28 */
 uint64_t fa_fpr_of32(int32_t v);                 /* exact */
 uint64_t fa_fpr_add(uint64_t x, uint64_t y);
-/* *sum = x + y, *dif = x - y (both as fa_fpr_add; shared alignment) */
+/* *sum = x + y, *dif = x - y (both as fa_fpr_add; shared alignment);
+   sum and dif must be distinct (the rv32 assembly may store dif first) */
 void fa_fpr_add_sub(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *dif);
 uint64_t fa_fpr_mul(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div(uint64_t x, uint64_t y);

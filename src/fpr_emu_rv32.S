@@ -50,7 +50,8 @@
  * fa_fpr_add_sub_rv32 forms p = ma + mb and q = ma - mb once; p is in
  * [2^62, 2^64) (or 0 for two zeros) and needs a one-bit normalization
  * only, q the full one; which of them is x + y and which x - y depends on
- * the signs: the two destinations are swapped, not the values.
+ * the signs: the two destinations are swapped, not the values (so *dif
+ * may be stored before *sum: the two must not alias; no caller does).
  * A zero sum takes the zero's sign: x + y gives -0 only for two negative
  * operands; x - y gives -0 only for x negative, y positive.
  * A sum of two normal numbers cannot round up to 2^-1022 from below
