@@ -163,19 +163,14 @@ static inline uint64_t u64_low_mask(uint32_t n)
 #endif
 
 /*
- * Shift x left until bit 63 is set; *count gets the shift, in [0, 63].
- * For x = 0: returns 0, *count = 63. The count is found on one 32-bit
- * word (the high word, or the low word when the high word is zero) in
- * five halving steps, then x is shifted once.
+ * Number of leading zeros of w, in [0, 31] (31 for w = 0), in five
+ * halving steps without branches; *shifted gets w << that count (bit 31
+ * set unless w = 0).
  */
-static inline uint64_t u64_normalize(uint64_t x, int32_t *count)
+static inline uint32_t u32_clz(uint32_t w, uint32_t *shifted)
 {
-	uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x;
-	uint32_t c, k, n, w;
+	uint32_t c, k, n = 0;
 
-	c = u32_nonzero(hi) ^ 1;                 /* high word zero */
-	w = hi ^ ((hi ^ lo) & (0 - c));
-	n = c << 5;
 	/* c = 1 iff the top 16 (then 8, 4, 2, 1) bits of w are zero */
 	c = ((w >> 16) - 1) >> 31;
 	k = c << 4;
@@ -193,7 +188,27 @@ static inline uint64_t u64_normalize(uint64_t x, int32_t *count)
 	k = c << 1;
 	w <<= k;
 	n += k;
-	n += (w >> 31) ^ 1;
+	c = (w >> 31) ^ 1;
+	w <<= c;
+	n += c;
+	*shifted = w;
+	return n;
+}
+
+/*
+ * Shift x left until bit 63 is set; *count gets the shift, in [0, 63].
+ * For x = 0: returns 0, *count = 63. The count is found on one 32-bit
+ * word (the high word, or the low word when the high word is zero), then
+ * x is shifted once.
+ */
+static inline uint64_t u64_normalize(uint64_t x, int32_t *count)
+{
+	uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x;
+	uint32_t c, n, w;
+
+	c = u32_nonzero(hi) ^ 1;                 /* high word zero */
+	w = hi ^ ((hi ^ lo) & (0 - c));
+	n = (c << 5) + u32_clz(w, &w);
 	*count = (int32_t)n;
 	return u64_shl(x, n);
 }
@@ -298,29 +313,9 @@ uint64_t fa_fpr_of32(int32_t v)
 {
 	uint32_t s = (uint32_t)v >> 31;
 	uint32_t a = ((uint32_t)v ^ (0 - s)) + s;    /* |v| in [0, 2^31] */
-	uint32_t w = a, c, k, n = 0;
+	uint32_t w, n;
 
-	/* n = number of leading zeros of a (31 for a = 0), w = a << n:
-	   c = 1 iff the top 16 (then 8, 4, 2, 1) bits of w are zero */
-	c = ((w >> 16) - 1) >> 31;
-	k = c << 4;
-	w <<= k;
-	n += k;
-	c = ((w >> 24) - 1) >> 31;
-	k = c << 3;
-	w <<= k;
-	n += k;
-	c = ((w >> 28) - 1) >> 31;
-	k = c << 2;
-	w <<= k;
-	n += k;
-	c = ((w >> 30) - 1) >> 31;
-	k = c << 1;
-	w <<= k;
-	n += k;
-	c = (w >> 31) ^ 1;
-	w <<= c;
-	n += c;
+	n = u32_clz(a, &w);          /* w = a << n, n = 31 for a = 0 */
 	/* a = w * 2^(-n), leading bit at 31: exponent 31 - n, the 31 bits
 	   below the leading one are the top of the fraction. a = 0: +0. */
 	return (((((uint64_t)(1054 - n) << 52)
