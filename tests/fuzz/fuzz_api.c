@@ -170,26 +170,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 2: {
 		/* [u16 pk_len][pk][u16 sig_len][sig][format][msg] */
-		const uint8_t *pkp, *sigp;
-		size_t pl, sl;
+		fuzz_raw_pair rp;
 
-		pl = rd16(&data, &size) % 2000u;
-		if (pl > size) {
-			pl = size;
-		}
-		pkp = data;
-		data += pl;
-		size -= pl;
-		sl = rd16(&data, &size) % 2000u;
-		if (sl > size) {
-			sl = size;
-		}
-		sigp = data;
-		data += sl;
-		size -= sl;
-		format = size > 0 ? data[0] % 5 : 0;
-		verify_both(sigp, sl, format, pkp, pl, size > 0 ? data + 1 : data,
-			size > 0 ? size - 1 : 0);
+		fuzz_read_raw_pair(&rp, data, size);
+		verify_both(rp.sig, rp.sig_len, rp.format, rp.pk, rp.pk_len,
+			rp.msg, rp.msg_len);
 		break;
 	}
 	case 3: {

@@ -181,6 +181,37 @@ static inline int fuzz_apply_patches(uint8_t *buf, size_t len,
 	return changed;
 }
 
+/* A raw verification input [u16 pk_len][pk][u16 sig_len][sig][format]
+   [msg]: lengths mod 2000, cut to what is left; format in 0..4 (4 is
+   invalid), 0 with an empty message when nothing is left. */
+typedef struct {
+	const uint8_t *pk, *sig, *msg;
+	size_t pk_len, sig_len, msg_len;
+	int format;
+} fuzz_raw_pair;
+
+static inline void fuzz_read_raw_pair(fuzz_raw_pair *p,
+	const uint8_t *data, size_t size)
+{
+	p->pk_len = rd16(&data, &size) % 2000u;
+	if (p->pk_len > size) {
+		p->pk_len = size;
+	}
+	p->pk = data;
+	data += p->pk_len;
+	size -= p->pk_len;
+	p->sig_len = rd16(&data, &size) % 2000u;
+	if (p->sig_len > size) {
+		p->sig_len = size;
+	}
+	p->sig = data;
+	data += p->sig_len;
+	size -= p->sig_len;
+	p->format = size > 0 ? data[0] % 5 : 0;
+	p->msg = size > 0 ? data + 1 : data;
+	p->msg_len = size > 0 ? size - 1 : 0;
+}
+
 /* fa_verify and fa_verify_prepared on the same input: same code. */
 static inline void verify_both(const uint8_t *sig, size_t sl, int format,
 	const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len)

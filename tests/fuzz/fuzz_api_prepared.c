@@ -76,27 +76,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				"fuzz", 4, tmp_buf, sizeof tmp_buf) == FA_OK);
 		}
 	} else {
-		const uint8_t *pkp, *sigp;
-		size_t pl, sl;
-		int format;
+		fuzz_raw_pair rp;
 
-		pl = rd16(&data, &size) % 2000u;
-		if (pl > size) {
-			pl = size;
-		}
-		pkp = data;
-		data += pl;
-		size -= pl;
-		sl = rd16(&data, &size) % 2000u;
-		if (sl > size) {
-			sl = size;
-		}
-		sigp = data;
-		data += sl;
-		size -= sl;
-		format = size > 0 ? data[0] % 5 : 0;
-		check_pair(sigp, sl, format, pkp, pl,
-			size > 0 ? data + 1 : data, size > 0 ? size - 1 : 0);
+		fuzz_read_raw_pair(&rp, data, size);
+		check_pair(rp.sig, rp.sig_len, rp.format, rp.pk, rp.pk_len,
+			rp.msg, rp.msg_len);
 	}
 	return 0;
 }
