@@ -315,11 +315,19 @@ test_verify_batch(fa_pool *pool, int fmt, const char *what)
 		CHECK(it[i].err == ref, "%s: item %zu: %d, single call %d",
 			what, i, it[i].err, ref);
 		bad += ref != FA_OK;
-		/* Undamaged items verify. */
+		/* Undamaged items verify. A padded signature with one byte of
+		   padding, cut by one byte, is a genuine compressed signature,
+		   which format 0 (any format) rightly accepts: only such an
+		   item may pass among the damaged ones. */
 		if (i % 3 != 2 && i % 5 != 4 && i % 7 != 6) {
 			CHECK(it[i].err == FA_OK, "%s: good item %zu: %d",
 				what, i, it[i].err);
-		} else {
+		} else if (!(fmt == 0 && i % 3 != 2 && i % 7 != 6
+			&& fa_verify_alloc(NULL, it[i].sig, it[i].sig_len,
+			FA_SIG_COMPRESSED, k != NULL ? k->pk : it[i].pk,
+			k != NULL ? k->pk_len : it[i].pk_len, it[i].msg,
+			it[i].msg_len) == FA_OK))
+		{
 			CHECK(it[i].err != FA_OK, "%s: damaged item %zu passed",
 				what, i);
 		}
