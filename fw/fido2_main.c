@@ -25,7 +25,18 @@ static uint8_t req_buf[REQ_MAX] __attribute__((aligned(8)));
 static uint8_t rsp_buf[FA_SOC_RSP_HDR + 4 + FIDO2_SOC_OUT_MAX] __attribute__((aligned(8)));
 static uint8_t tmp_buf[FIDO2_TMP_SIZE] __attribute__((aligned(8)));
 static fido2_soc_dev dev;
+/* The expanded keys of the last credentials that signed (the core's
+   expanded-key cache): an assertion with one of them signs with
+   fa_sign_tree, and in the accelerator modes the tree the ffSampling
+   engine holds stays there across requests until this buffer changes. */
+static uint8_t ek_buf[FIDO2_EK_SLOTS * FIDO2_EK_SLOT_SIZE] __attribute__((aligned(8)));
 static unsigned dev_mode = ~0u;   /* the kernel table the device was set up with */
+
+static void ek_changed(void *user)
+{
+	(void)user;
+	fw_accel_forget_tree();
+}
 
 /* Simulated time at 100 MHz. */
 static uint32_t soc_now_ms(void *user)
@@ -85,6 +96,8 @@ static void serve_fido2(const fw_request *rq)
 		}
 		fido2_soc_dev_setup(&dev, be,
 			(uint8_t *)(uintptr_t)FIDO2_SOC_FLASH_BASE, tmp_buf, soc_now_ms, NULL);
+		fido2_soc_dev_set_ek_cache(&dev, ek_buf, sizeof ek_buf, ek_changed);
+		fw_accel_keep_tree(1);
 		dev_mode = mode;
 	}
 	fw_stats_begin();

@@ -63,6 +63,9 @@ typedef struct {
 	fido2_auth auth;
 	fa_shake256_ctx pool;
 	int started;               /* flash mounted, device state loaded */
+	void *ek;                  /* expanded-key cache (NULL: none) */
+	size_t ek_len;
+	void (*ek_changed)(void *user);
 
 	/* the request being served */
 	uint8_t *out;
@@ -77,6 +80,13 @@ typedef struct {
    request mounts the store and loads or creates the state). */
 void fido2_soc_dev_setup(fido2_soc_dev *d, const fa_backend *be,
 	uint8_t *flash, void *tmp, uint32_t (*now_ms)(void *user), void *user);
+
+/* Gives the authenticator an expanded-key cache (fido2_auth_set_ek_cache:
+   buf 8-byte aligned, len bytes; changed is called with d before the
+   buffer changes). Applied whenever the device state
+   is (re)loaded, which zeroises the buffer. */
+void fido2_soc_dev_set_ek_cache(fido2_soc_dev *d, void *buf, size_t len,
+	void (*changed)(void *user));
 
 /* Serves one report with fresh entropy; the reports to send back go to
    out (capacity FIDO2_SOC_OUT_MAX), their byte count to *out_len.

@@ -133,6 +133,17 @@ void fido2_soc_dev_setup(fido2_soc_dev *d, const fa_backend *be,
 	fa_shake256_flip(&d->pool);
 }
 
+void fido2_soc_dev_set_ek_cache(fido2_soc_dev *d, void *buf, size_t len,
+	void (*changed)(void *user))
+{
+	d->ek = buf;
+	d->ek_len = len;
+	d->ek_changed = changed;
+	if (d->started) {
+		fido2_auth_set_ek_cache(&d->auth, buf, len, changed);
+	}
+}
+
 int fido2_soc_dev_report(fido2_soc_dev *d, const uint8_t *entropy,
 	size_t entropy_len, const uint8_t rpt[64], uint8_t *out,
 	uint32_t *out_len)
@@ -161,6 +172,8 @@ int fido2_soc_dev_report(fido2_soc_dev *d, const uint8_t *entropy,
 		{
 			return -1;
 		}
+		fido2_auth_set_ek_cache(&d->auth, d->ek, d->ek_len,
+			d->ek_changed);
 		fido2_hid_init(&d->hid, dev_send, dev_handle, NULL, d);
 		d->started = 1;
 	}

@@ -27,7 +27,9 @@
  * uploaded once per expanded key: the firmware remembers which tree
  * buffer (address, logn) the device holds within one operation; every
  * operation starts by forgetting it (fw_stats_begin), so a buffer that
- * is refilled with another key between operations is uploaded again.
+ * is refilled with another key between operations is uploaded again,
+ * unless the image keeps it (fw_accel_keep_tree: the FIDO2 key, whose
+ * expanded-key cache calls fw_accel_forget_tree before a slot changes).
  * The other slots (LDL, split/merge, ...) stay portable.
  *
  * A failed device call (an error status, or a poll that times out in
@@ -168,9 +170,23 @@ static struct {
 	unsigned logn;
 } fs_tree;
 
-void fw_stats_begin(void)
+static int fs_tree_keep;
+
+void fw_accel_keep_tree(int keep)
+{
+	fs_tree_keep = keep;
+}
+
+void fw_accel_forget_tree(void)
 {
 	fs_tree.valid = 0;
+}
+
+void fw_stats_begin(void)
+{
+	if (!fs_tree_keep) {
+		fs_tree.valid = 0;
+	}
 	memset(&cur, 0, sizeof cur);
 	memset(kstats, 0, sizeof kstats);
 
@@ -375,6 +391,8 @@ static K_RET acc_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 			memcpy(z0, tmp, n * sizeof(fpr));
 			memcpy(z1, tmp + n, n * sizeof(fpr));
 		} else {
+			/* after a device error the tree is uploaded again */
+			fs_tree.valid = 0;
 			cur.error = 1;
 		}
 	}

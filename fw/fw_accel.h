@@ -24,6 +24,13 @@ typedef struct {
 	int      error;         /* an accelerator call failed (kernel fell back or result void) */
 } fw_stats;
 
+/* The ffSampling engine's tree: by default forgotten at every
+   fw_stats_begin (uploaded again by the next operation that needs it).
+   fw_accel_keep_tree(1): kept across operations; the caller then calls
+   fw_accel_forget_tree() before any tree buffer it signed with changes. */
+void fw_accel_keep_tree(int keep);
+void fw_accel_forget_tree(void);
+
 void fw_stats_begin(void);
 void fw_stats_end(fw_stats *s);
 

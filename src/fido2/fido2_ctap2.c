@@ -209,21 +209,137 @@ logn_to_alg(unsigned logn)
 	return logn == 9 ? FIDO2_COSE_ALG_FNDSA512 : FIDO2_COSE_ALG_FNDSA1024;
 }
 
-/* Signs a->tbs[0..len) with a->sk; writes the signature to sig. */
+static void
+ek_changing(fido2_auth *a)
+{
+	if (a->ek_changed != NULL) {
+		a->ek_changed(a->user);
+	}
+}
+
+void
+fido2_auth_set_ek_cache(fido2_auth *a, void *buf, size_t len,
+	void (*changed)(void *user))
+{
+	size_t n = buf == NULL ? 0 : len / FIDO2_EK_SLOT_SIZE;
+	a->ek_changed = changed;
+	ek_changing(a);
+	a->ek_buf = (uint8_t *)buf;
+	a->ek_slots = (unsigned)(n < FIDO2_EK_SLOTS ? n : FIDO2_EK_SLOTS);
+	if (a->ek_slots > 0) {
+		fido2_wipe(buf, (size_t)a->ek_slots * FIDO2_EK_SLOT_SIZE);
+	}
+	fido2_wipe(a->ek, sizeof a->ek);
+	a->ek_clock = 0;
+	a->ek_expansions = 0;
+}
+
+static void
+ek_evict(fido2_auth *a, unsigned i)
+{
+	ek_changing(a);
+	fido2_wipe(a->ek_buf + (size_t)i * FIDO2_EK_SLOT_SIZE,
+		FIDO2_EK_SLOT_SIZE);
+	fido2_wipe(&a->ek[i], sizeof a->ek[i]);
+}
+
+static void
+ek_clear(fido2_auth *a)
+{
+	unsigned i;
+	for (i = 0; i < a->ek_slots; i++) {
+		ek_evict(a, i);
+	}
+}
+
+/* The slot holding the expansion of a->sk (-1: none). Every slot's key
+   is compared in full, in constant time. */
+static int
+ek_find(fido2_auth *a, unsigned logn)
+{
+	unsigned i;
+	int hit = -1;
+	for (i = 0; i < a->ek_slots; i++) {
+		int eq = fido2_ct_equal(a->ek[i].sk, a->sk, FA_PRIVKEY_SIZE(logn));
+		if (a->ek[i].used && a->ek[i].logn == logn && eq) {
+			hit = (int)i;
+		}
+	}
+	return hit;
+}
+
+/* The slot of a->sk, expanding it into the least recently used (or a
+   free) slot when no slot holds it; -1 when the expansion fails. */
+static int
+ek_get(fido2_auth *a, unsigned logn)
+{
+	unsigned i, v = 0;
+	int hit = ek_find(a, logn);
+	if (hit < 0) {
+		for (i = 1; i < a->ek_slots; i++) {
+			if (!a->ek[i].used
+				|| (a->ek[v].used && a->ek[i].last < a->ek[v].last))
+			{
+				v = i;
+			}
+		}
+		ek_evict(a, v);
+		a->ek_expansions++;
+		if (fa_expand_privkey(a->be,
+			a->ek_buf + (size_t)v * FIDO2_EK_SLOT_SIZE,
+			FA_EXPANDED_KEY_SIZE(logn), a->sk, FA_PRIVKEY_SIZE(logn),
+			a->tmp, a->tmp_len) != FA_OK)
+		{
+			ek_evict(a, v);
+			return -1;
+		}
+		fido2_memcpy(a->ek[v].sk, a->sk, FA_PRIVKEY_SIZE(logn));
+		a->ek[v].logn = (uint8_t)logn;
+		a->ek[v].used = 1;
+		hit = (int)v;
+	}
+	a->ek[hit].last = ++a->ek_clock;
+	return hit;
+}
+
+/* Signs a->tbs[0..len) with a->sk; writes the signature to sig. With the
+   expanded-key cache: fa_sign_tree on the key's slot (the same bytes as
+   fa_sign_dyn from the same PRNG state). */
 static int
 sign_tbs(fido2_auth *a, unsigned logn, size_t len, uint8_t *sig,
 	size_t *sig_len)
 {
 	uint8_t seed[48];
-	fa_shake256_ctx rng;
-	int r;
+	fa_shake256_ctx rng, rng0;
+	int r = FA_ERR_KEY, slot = -1;
+	size_t cap = *sig_len;
 	if (a->plat->rng(a->user, seed, sizeof seed) != 0) {
 		return -1;
 	}
 	fa_shake256_init_prng_from_seed(&rng, seed, sizeof seed);
 	fido2_wipe(seed, sizeof seed);
-	r = fa_sign_dyn(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
-		a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len, a->tmp, a->tmp_len);
+	if (a->ek_slots > 0) {
+		slot = ek_get(a, logn);
+	}
+	if (slot >= 0) {
+		rng0 = rng;
+		r = fa_sign_tree(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
+			a->ek_buf + (size_t)slot * FIDO2_EK_SLOT_SIZE,
+			a->tbs, len, a->tmp, a->tmp_len);
+		if (r != FA_OK) {
+			/* a slot the library refuses is dropped; sign afresh
+			   from the same PRNG state */
+			ek_evict(a, (unsigned)slot);
+			rng = rng0;
+			*sig_len = cap;
+		}
+		fido2_wipe(&rng0, sizeof rng0);
+	}
+	if (r != FA_OK) {
+		r = fa_sign_dyn(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
+			a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len,
+			a->tmp, a->tmp_len);
+	}
 	fido2_wipe(&rng, sizeof rng);
 	return r == FA_OK ? 0 : -1;
 }
@@ -852,6 +968,7 @@ reset(fido2_auth *a)
 	fido2_wipe(&ns, sizeof ns);
 	derive_keys(a);
 	cache_clear(a);
+	ek_clear(a);
 	if (a->store->wipe(a->store_user) != 0) {
 		return CTAP1_ERR_OTHER;
 	}

@@ -143,6 +143,21 @@ typedef struct {
 	uint8_t used;
 } fido2_key_slot;
 
+/* Expanded-key cache (optional, fido2_auth_set_ek_cache): up to
+   FIDO2_EK_SLOTS expanded private keys, each in a slot of
+   FIDO2_EK_SLOT_SIZE bytes of a platform buffer, so that an assertion
+   with a credential used recently signs with fa_sign_tree instead of
+   fa_sign_dyn (same signature bytes). A slot is found by comparing the
+   encoded private key in constant time with the copy kept beside it. */
+#define FIDO2_EK_SLOTS      2u
+#define FIDO2_EK_SLOT_SIZE  FA_EXPANDED_KEY_SIZE(10)
+typedef struct {
+	uint8_t sk[FIDO2_SK_MAX];  /* the key the slot was expanded from */
+	uint8_t logn;
+	uint8_t used;
+	uint32_t last;             /* ek_clock at the last use (LRU) */
+} fido2_ek_slot;
+
 struct fido2_auth {
 	const fido2_store_ops *store;
 	void *store_user;          /* first argument of the store callbacks */
@@ -173,6 +188,14 @@ struct fido2_auth {
 
 	fido2_key_slot cache[FIDO2_KEY_CACHE];
 	unsigned cache_next;
+
+	/* Expanded-key cache (fido2_auth_set_ek_cache); ek_slots == 0: off. */
+	uint8_t *ek_buf;
+	unsigned ek_slots;
+	void (*ek_changed)(void *user);
+	fido2_ek_slot ek[FIDO2_EK_SLOTS];
+	uint32_t ek_clock;
+	uint32_t ek_expansions;    /* slots (re)filled since the cache was set */
 };
 
 /* Loads or creates the device state. 0 or a negative error. */
@@ -180,6 +203,21 @@ int fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 	void *store_user, const fido2_platform *plat, void *user,
 	const fa_backend *be,
 	void *tmp, size_t tmp_len);
+/* Turns on the expanded-key cache after fido2_auth_init (which turns it
+   off): buf (8-byte aligned) holds min(FIDO2_EK_SLOTS, len /
+   FIDO2_EK_SLOT_SIZE) slots; it is zeroised now, a slot is zeroised when
+   evicted, and all of them by Reset. changed (may be NULL) is called with
+   the platform's user pointer before any byte of buf changes, so that a
+   platform keeping a copy of an expanded key elsewhere (the ffSampling
+   engine's tree memory) drops it. Signing reads the slot of the key when
+   one holds it (fa_sign_tree), else expands the key into the least
+   recently used slot first; a key that cannot be expanded, or a slot that
+   fa_sign_tree refuses, is signed with fa_sign_dyn as without the cache.
+   Timing: a hit and a miss differ (the expansion), which shows whether the
+   key was one of the last FIDO2_EK_SLOTS used, not the key. */
+void fido2_auth_set_ek_cache(fido2_auth *a, void *buf, size_t len,
+	void (*changed)(void *user));
+
 /* Handles one CTAP2 request (command byte + CBOR parameters); writes the
    status byte and the CBOR response to resp (capacity resp_cap) and
    returns the response length (>= 1). */

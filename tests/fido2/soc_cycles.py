@@ -2,12 +2,14 @@
 """mcycle counts of the FIDO2 key's commands on the simulated SoC
 (fw/fido2_main.c through falcon-accel-fido2-soc), as a markdown table with
 ms at 100 MHz. Runs, on a fresh state: getInfo; makeCredential FN-DSA-512
-discoverable; getAssertion with it (stored key); makeCredential FN-DSA-512
-non-discoverable; getAssertion with it (key in the RAM cache); then
-restarts the simulator (the flash image survives) and asserts with the
-non-discoverable credential again (cold: keygen from the wrapped seed) and
-the discoverable one. Every signature is verified on the host
-(falcon_accel). Optional --fndsa1024: one FN-DSA-1024 makeCredential +
+discoverable (key generation, expansion into the expanded-key cache, the
+attestation signed from it); getAssertion with it (warm: the expanded key
+cached, its tree still in the ffSampling engine); makeCredential FN-DSA-512
+non-discoverable; getAssertion with it (warm); then restarts the simulator
+(the flash image survives, RAM and the cache do not) and asserts with the
+non-discoverable credential (cold: keygen from the wrapped seed, then the
+expansion), the discoverable one (cold: expansion of the stored key), and
+both again (warm). Every signature is verified on the host (falcon_accel). Optional --fndsa1024: one FN-DSA-1024 makeCredential +
 getAssertion more (long).
 
   python3 tests/fido2/soc_cycles.py --bridge B --sim S --fw F [--mode dma]
@@ -75,19 +77,22 @@ def main() -> int:
         return a
 
     rk = run("makeCredential FN-DSA-512, discoverable", lambda: make(b"rk", ALG_FNDSA512, True))
-    run("getAssertion FN-DSA-512, discoverable (stored key)", lambda: assertion(rk))
+    run("getAssertion FN-DSA-512, discoverable (warm: expanded key cached)",
+        lambda: assertion(rk))
     nrk = run("makeCredential FN-DSA-512, non-discoverable",
               lambda: make(b"nrk", ALG_FNDSA512, False))
-    run("getAssertion FN-DSA-512, allow list (key cached)", lambda: assertion(nrk))
+    run("getAssertion FN-DSA-512, allow list (warm)", lambda: assertion(nrk))
     dev.close()
     assert d.stop() == 0
     d.start(timeout=120)
     dev = fido2_udp.open_device(args.port, args.port + 1, timeout=60, alive=d.alive)
     ctap = Ctap2(dev)
-    run("getAssertion FN-DSA-512, allow list, cold (keygen from the wrapped seed)",
+    run("getAssertion FN-DSA-512, allow list, cold (keygen from the wrapped seed + expansion)",
         lambda: assertion(nrk))
-    run("getAssertion FN-DSA-512, discoverable, after a simulator restart",
+    run("getAssertion FN-DSA-512, discoverable, cold (expansion of the stored key)",
         lambda: assertion(rk))
+    run("getAssertion FN-DSA-512, discoverable, warm again", lambda: assertion(rk))
+    run("getAssertion FN-DSA-512, allow list, warm again", lambda: assertion(nrk))
     if args.fndsa1024:
         big = run("makeCredential FN-DSA-1024, non-discoverable",
                   lambda: make(b"big", ALG_FNDSA1024, False))

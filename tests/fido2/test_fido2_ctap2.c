@@ -4,7 +4,8 @@
  * COSE key layout); GetAssertion with an allow list and discoverable;
  * GetNextAssertion; counter monotonicity (also across a simulated restart
  * that loses the RAM counter); excludeList; wrong rpId; user presence
- * denied/cancelled; Reset; malformed requests mapped to CTAP error codes.
+ * denied/cancelled; Reset; malformed requests mapped to CTAP error codes;
+ * the expanded-key cache (test_ek_cache).
  */
 #include "fido2_test_util.h"
 #include "fido2_cbor.h"
@@ -202,6 +203,117 @@ static void test_keygen_same_on_every_backend(void)
 	printf("keygen from a seed: %d backend(s) agree\n", n);
 }
 
+/* The expanded-key cache (fido2_auth_set_ek_cache): authenticator B has
+   it, A has not; both start from the same state and platform stream, get
+   the same requests and must answer the same bytes (fa_sign_tree on a
+   cached slot = fa_sign_dyn from the same PRNG state). Checked on the way:
+   hits, misses and LRU eviction (2 slots, 3 keys, both degrees) by the
+   count of expansions, the change callback before every change, a slot
+   whose bytes were damaged refused by the library and the signature still
+   right (fa_sign_dyn), Reset zeroising the buffer. */
+static fido2_auth B;
+static mem_store MSB;
+static test_plat TPB;
+static uint8_t TMPB[FIDO2_TMP_SIZE];
+static uint8_t EK[FIDO2_EK_SLOTS * FIDO2_EK_SLOT_SIZE] __attribute__((aligned(8)));
+static uint8_t RESPB[8192];
+static unsigned ek_changes;
+
+static void ek_changed_cb(void *u)
+{
+	CHECK(u == &TPB, "change callback gets the platform's user pointer");
+	ek_changes++;
+}
+
+static int same_on_both(size_t n, const char *what)
+{
+	size_t na = fido2_ctap2_handle(&A, REQ, n, RESP, sizeof RESP);
+	size_t nb = fido2_ctap2_handle(&B, REQ, n, RESPB, sizeof RESPB);
+	CHECK(na == nb && memcmp(RESP, RESPB, na) == 0,
+		"%s: the same answer with and without the cache", what);
+	return na >= 1 && RESP[0] == 0;
+}
+
+static int ek_slot_of(unsigned logn)
+{
+	unsigned i;
+	int s = -1;
+	for (i = 0; i < FIDO2_EK_SLOTS; i++) {
+		if (B.ek[i].used && B.ek[i].logn == logn) {
+			s = (int)i;
+		}
+	}
+	return s;
+}
+
+static void test_ek_cache(void)
+{
+	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
+	static const int64_t a1024[] = { FIDO2_COSE_ALG_FNDSA1024 };
+	uint8_t cdh[32];
+	unsigned ch;
+	size_t i, nz;
+	int s;
+
+	memset(&MS, 0, sizeof MS);
+	memset(&MSB, 0, sizeof MSB);
+	test_plat_init(&TP, "ek cache");
+	test_plat_init(&TPB, "ek cache");
+	boot();
+	CHECK(fido2_auth_init(&B, &mem_store_ops, &MSB, &test_platform, &TPB,
+		fa_backend_default(), TMPB, sizeof TMPB) == 0, "auth init B");
+	memset(EK, 0xa5, sizeof EK);
+	fido2_auth_set_ek_cache(&B, EK, sizeof EK, ek_changed_cb);
+	CHECK(B.ek_slots == FIDO2_EK_SLOTS, "two slots");
+	for (i = 0, nz = 0; i < sizeof EK; i++) nz += EK[i] != 0;
+	CHECK(nz == 0, "buffer zeroised when the cache is set");
+	memset(cdh, 0x3c, 32);
+
+	CHECK(same_on_both(mc_req("a.example", "alice", a512, 1, 1, NULL, 0),
+		"makeCredential alice 512"), "alice made");
+	CHECK(B.ek_expansions == 1, "attestation expanded alice's key");
+	ch = ek_changes;
+	CHECK(ch >= 1, "change callback before the expansion");
+	CHECK(same_on_both(ga_req("a.example", cdh, NULL, 1), "getAssertion alice"),
+		"alice asserts");
+	CHECK(same_on_both(ga_req("a.example", cdh, NULL, 1), "getAssertion alice again"),
+		"alice asserts again");
+	CHECK(B.ek_expansions == 1 && ek_changes == ch, "warm: no expansion, no change");
+	CHECK(same_on_both(mc_req("b.example", "bob", a1024, 1, 1, NULL, 0),
+		"makeCredential bob 1024"), "bob made");
+	CHECK(B.ek_expansions == 2 && ek_slot_of(10) >= 0 && ek_slot_of(9) >= 0,
+		"bob in the second slot, alice kept");
+	CHECK(same_on_both(ga_req("a.example", cdh, NULL, 1), "alice after bob"), "alice");
+	CHECK(B.ek_expansions == 2, "alice still cached");
+	CHECK(same_on_both(mc_req("c.example", "carol", a512, 1, 1, NULL, 0),
+		"makeCredential carol 512"), "carol made");
+	CHECK(B.ek_expansions == 3 && ek_slot_of(10) < 0, "carol evicted bob (LRU)");
+	CHECK(same_on_both(ga_req("b.example", cdh, NULL, 1), "bob again (cold)"), "bob");
+	CHECK(B.ek_expansions == 4 && ek_slot_of(10) >= 0, "bob re-expanded");
+	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol (warm)"), "carol");
+	CHECK(B.ek_expansions == 4, "carol was kept, alice evicted");
+
+	/* Damage carol's slot: fa_sign_tree refuses it, fa_sign_dyn signs,
+	   the slot is dropped and the next assertion expands again. */
+	s = ek_slot_of(9);
+	CHECK(s >= 0, "carol's slot");
+	EK[(size_t)s * FIDO2_EK_SLOT_SIZE + 4000] ^= 0x10;
+	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol, damaged slot"),
+		"carol signs through the fallback");
+	CHECK(ek_slot_of(9) < 0 && B.ek_expansions == 4, "damaged slot dropped");
+	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol re-expanded"),
+		"carol");
+	CHECK(B.ek_expansions == 5, "carol expanded again");
+
+	/* Reset zeroises every slot. */
+	ch = ek_changes;
+	REQ[0] = CTAP2_CMD_RESET;
+	CHECK(same_on_both(1, "reset"), "reset");
+	for (i = 0, nz = 0; i < sizeof EK; i++) nz += EK[i] != 0;
+	CHECK(nz == 0 && ek_slot_of(9) < 0 && ek_slot_of(10) < 0
+		&& ek_changes > ch, "reset zeroised the cache");
+}
+
 int main(void)
 {
 	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
@@ -215,6 +327,7 @@ int main(void)
 	size_t n;
 
 	test_keygen_same_on_every_backend();
+	test_ek_cache();
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();
