@@ -355,8 +355,10 @@ static K_RET acc_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0,
    twice that at 10), far below the host's timeout. */
 #define FS_WDOG 50000000u
 
-/* tmp: 2n fpr of the slot's scratch, where the device's z0, z1 land
-   before they are known good (z0, z1 untouched on a failure). */
+/* t0 || t1 go to the device from where they are when t1 follows t0 (as
+   in sign_tree), else through tv; z0, z1 land in tmp (2n fpr of the
+   slot's scratch) and are copied out once known good (z0, z1 untouched
+   on a failure, as the seam asks of a declining kernel). */
 static K_RET acc_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 	const fpr *tree, const fpr *t0, const fpr *t1, unsigned logn,
 	fpr *tmp)
@@ -382,15 +384,21 @@ static K_RET acc_ffsampling(fa_sampler_ctx *ctx, fpr *z0, fpr *z1,
 			}
 		}
 		if (r == 0) {
-			memcpy(tv, t0, n * sizeof(fpr));
-			memcpy(tv + n, t1, n * sizeof(fpr));
+			const uint64_t *tin = (const uint64_t *)t0;
+
+			if (t1 != t0 + n) {
+				memcpy(tv, t0, n * sizeof(fpr));
+				memcpy(tv + n, t1, n * sizeof(fpr));
+				tin = tv;
+			}
 			r = fa_rtl_ffsampling_ctx(&tr_dma, &prng, &sstats, ctx,
-				tv, (uint64_t *)tmp, logn, FS_WDOG);
+				tin, (uint64_t *)tmp, logn, FS_WDOG);
+			if (r == 0) {
+				memcpy(z0, tmp, n * sizeof(fpr));
+				memcpy(z1, tmp + n, n * sizeof(fpr));
+			}
 		}
-		if (r == 0) {
-			memcpy(z0, tmp, n * sizeof(fpr));
-			memcpy(z1, tmp + n, n * sizeof(fpr));
-		} else {
+		if (r != 0) {
 			/* after a device error the tree is uploaded again */
 			fs_tree.valid = 0;
 			cur.error = 1;

@@ -110,7 +110,11 @@ int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a, fa_rtl_kstat *st);
    and a cycle watchdog wdog (0 = none), z0, z1 out, then the PRNG's block
    counter and byte pointer after (fa_prng's fields); the PRNG state must
    have been loaded (sz_load). Return 0, -1 on a bus error, a positive
-   STATUS.ERR code when refused, or minus FS_RESULT.ERR (enum FSERR). */
+   STATUS.ERR code when refused, or minus FS_RESULT.ERR (enum FSERR); z0,
+   z1 may have been written when the call fails (callers pass scratch:
+   rtl_sampling.c's users do). Operands move from and to the callers' arrays without a staging copy
+   where the byte order allows (little-endian: fpr_op's a and b, the tree,
+   t0 || t1, z0 || z1 when adjacent). */
 int fa_rtl_drv_fs_present(fa_rtl_transport *t);
 int fa_rtl_drv_fs_tree(fa_rtl_transport *t, const uint64_t *tree,
 	unsigned logn, fa_rtl_kstat *st);

@@ -21,6 +21,7 @@ import hashlib
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
@@ -48,12 +49,25 @@ def main() -> int:
     rp = {"id": "example.com", "name": "Example"}
     rows = []   # (label, log line index)
 
-    def last():
-        return len(log.read_text().splitlines()) - 1 if log.exists() else -1
+    def count():
+        return len(log.read_text().splitlines()) if log.exists() else 0
 
     def run(label, fn):
+        # the bridge may append the command's line just after the reply:
+        # wait for it, and take the last line of this command's name
+        # written since (python-fido2 may send a getInfo of its own)
+        before = count()
         r = fn()
-        rows.append((label, last()))
+        cmd = label.split()[0]
+        for _ in range(100):
+            lines = log.read_text().splitlines() if log.exists() else []
+            idx = [i for i in range(before, len(lines))
+                   if json.loads(lines[i])["cmd"] == cmd]
+            if idx:
+                break
+            time.sleep(0.1)
+        assert idx, "no cycle-log line for " + label
+        rows.append((label, idx[-1]))
         print("done:", label, flush=True)
         return r
 
