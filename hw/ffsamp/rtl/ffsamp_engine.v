@@ -24,8 +24,9 @@
 //   2 merge(tmp -> z1)             3 tmp = (t1 - z1) * l10 + t0
 //   4 split(tmp -> z0 | z0 + n/2)  5 left child (tree0) into tmp
 //   6 merge(tmp -> z0)             7 return
-// (logn 1: split and merge are copies, as fa_poly_split_fft at logn 1), a
-// node of logn 0 is samp_pair: z0 = SamplerZ(t0, tree[0]), then z1 =
+// (logn 1: split and merge are copies of two words, as fa_poly_split_fft
+// at logn 1; the engine skips them and its leaves read the copies' sources
+// and write their destinations), a node of logn 0 is samp_pair: z0 = SamplerZ(t0, tree[0]), then z1 =
 // SamplerZ(t1, tree[0]). The n = 2 and n = 4 nodes that sign.c writes out
 // perform these same operations. Phase 3 fuses poly_sub, poly_mul_fft and
 // poly_add per complex slot u (each slot's operations are independent of
@@ -109,7 +110,7 @@ module ffsamp_engine #(
 	localparam [3:0] O_END = 4'd0, O_LD = 4'd1, O_ST = 4'd2, O_ADD = 4'd3,
 	                 O_SUB = 4'd4, O_MUL = 4'd5, O_MULN = 4'd6, O_LDW = 4'd7,
 	                 O_SZ = 4'd8, O_ADDH = 4'd9, O_SUBH = 4'd10;
-	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_COPY = 3'd2, K_T0 = 3'd3,
+	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_T0 = 3'd3,
 	                 K_LEAF = 3'd4;
 
 	function [16:0] I(input [3:0] op, input [2:0] rd, input [2:0] ra,
@@ -166,14 +167,6 @@ module ffsamp_engine #(
 				16: ucode = I(O_ST, 0, 4, 0, 6);   // f[2k + 1]
 				17: ucode = I(O_ST, 0, 3, 0, 5);   // f[2k + hn]
 				18: ucode = I(O_ST, 0, 5, 0, 7);   // f[2k + 1 + hn]
-				default: ;
-			endcase
-			// logn 1: split and merge copy two words
-			K_COPY: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);
-				1: ucode = I(O_LD, 1, 0, 0, 1);
-				2: ucode = I(O_ST, 0, 0, 0, 4);
-				3: ucode = I(O_ST, 0, 1, 0, 5);
 				default: ;
 			endcase
 			// slot u: d = t1 - z1 (poly_sub); a = CMUL(d, l10) (poly_mul_fft);
@@ -299,12 +292,6 @@ module ffsamp_engine #(
 			4'd5: port_addr = bc_q + (k16 << 1) + hn16;
 			4'd6: port_addr = bc_q + (k16 << 1) + 16'd1;
 			default: port_addr = bc_q + (k16 << 1) + 16'd1 + hn16;
-		endcase
-		K_COPY: case (i_port)
-			4'd0: port_addr = ba_q;
-			4'd1: port_addr = ba_q + 16'd1;
-			4'd4: port_addr = bc_q;
-			default: port_addr = bc_q + 16'd1;
 		endcase
 		K_T0: case (i_port)   // ba t1, bb z1, bc tmp, bd tree, be t0
 			4'd0: port_addr = ba_q + k16;
@@ -500,16 +487,24 @@ module ffsamp_engine #(
 						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 3'd1;
 					end
 				end else case (fr_ph[d_q])
-				3'd0, 3'd4: begin   // split
-					kind_q <= (nl == 4'd1) ? K_COPY : K_SPLIT;
-					kcnt_q <= (nl == 4'd1) ? 11'd1 : {1'b0, nh[10:1]};
+				// logn 1: split and merge are copies of two words (z1 = t1,
+				// z1 = tmp, z0 = tmp, z0 = tmp); they are skipped and the leaf
+				// reads and writes the copies' sources and destinations
+				// (below), the same values in the same places
+				3'd0, 3'd4: if (nl == 4'd1) begin
+					fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
+				end else begin      // split
+					kind_q <= K_SPLIT;
+					kcnt_q <= {1'b0, nh[10:1]};
 					ba_q <= (fr_ph[d_q] == 3'd0) ? fr_t1[d_q] : fr_tmp[d_q];
 					bc_q <= (fr_ph[d_q] == 3'd0) ? fr_z1[d_q] : fr_z0[d_q];
 					st_q <= S_ISSUE;
 				end
-				3'd2, 3'd6: begin   // merge
-					kind_q <= (nl == 4'd1) ? K_COPY : K_MERGE;
-					kcnt_q <= (nl == 4'd1) ? 11'd1 : {1'b0, nh[10:1]};
+				3'd2, 3'd6: if (nl == 4'd1) begin
+					fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
+				end else begin      // merge
+					kind_q <= K_MERGE;
+					kcnt_q <= {1'b0, nh[10:1]};
 					ba_q <= fr_tmp[d_q];
 					bc_q <= (fr_ph[d_q] == 3'd2) ? fr_z1[d_q] : fr_z0[d_q];
 					st_q <= S_ISSUE;
@@ -518,11 +513,21 @@ module ffsamp_engine #(
 					// phase moves on when the child returns
 					fr_tree[d_q + 4'd1] <= fr_tree[d_q] + {5'd0, nn} +
 						((fr_ph[d_q] == 3'd1) ? sub_tree : 16'd0);
-					fr_z0[d_q + 4'd1] <= fr_tmp[d_q];
-					fr_z1[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nh};
-					fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
-					fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
-						{5'd0, nh};
+					if (nl == 4'd1) begin
+						// the leaf: (t1 | tmp) in, (z1 | z0) out
+						fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_t1[d_q] : fr_tmp[d_q];
+						fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_t1[d_q] : fr_tmp[d_q]) +
+							16'd1;
+						fr_z0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
+						fr_z1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
+							16'd1;
+					end else begin
+						fr_z0[d_q + 4'd1] <= fr_tmp[d_q];
+						fr_z1[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nh};
+						fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
+						fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
+							{5'd0, nh};
+					end
 					fr_tmp[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nn};
 					fr_ph[d_q + 4'd1] <= 3'd0;
 					d_q <= d_q + 4'd1;

@@ -9,7 +9,7 @@
 // words 14 and 15, feed-forward of that input block), writes word v of
 // block u at buffer word 8v + u (byte 32v + 4u), then ctr += 8, ptr = 0.
 //
-// Read port (valid/ready; ready = not refilling):
+// Read port (valid/ready; ready = the current buffer is valid):
 //   rd_align_i = 0: return buf[ptr], ptr += 1; when ptr reaches 512 the
 //                   buffer is refilled at once (prng_u8).
 //   rd_align_i = 1: no byte; refill if ptr >= 503 (fewer than 9 bytes
@@ -18,12 +18,20 @@
 // blocks ctr_i..ctr_i+7 and ptr set to ptr_i (so a host that hands over a
 // fa_prng passes its counter minus 8 and its ptr).
 //
+// Double buffering: while one 512-byte buffer is read, the next one
+// (blocks ctr .. ctr+7, ctr = the counter of the next refill) is computed
+// into the other; a refill then only swaps the two (no wait), or waits for
+// the rest of that computation if it is not finished (only possible within
+// 8 * 40 + 18 cycles of a load or of the previous refill). The bytes
+// returned and the state (ctr, ptr) are those of the single-buffer
+// library generator: a refill still moves ctr_o/ptr_o to (ctr + 8, 0) at
+// once. busy_o = the reader must wait (a load or a refill whose buffer is
+// not ready yet): the only cycles a refill costs.
+//
 // ChaCha20 datapath: one half quarter-round on all four columns (or
 // diagonals) per cycle, 40 cycles per block; the finished block is copied
 // to out_q and written to the buffer one word per cycle while the next
-// block runs. ctr_o/ptr_o move to (ctr + 8, 0) when a refill starts (reads
-// wait until it ends), so after a command they equal fa_prng's fields. A
-// refill takes 8 * 40 + 18 cycles, independent of the data.
+// block runs. A buffer takes 8 * 40 + 18 cycles, independent of the data.
 `default_nettype none
 module sampler_prng (
 	input  wire         clk_i,
@@ -45,12 +53,16 @@ module sampler_prng (
 );
 	localparam [127:0] SIGMA = {32'h6b206574, 32'h79622d32, 32'h3320646e, 32'h61707865};
 
-	reg  [31:0]  buf_q [0:127];
+	reg  [31:0]  buf_q [0:255];  // two buffers: word {bank, index}
 	reg  [383:0] key_q;
 	reg  [63:0]  ctr_q;         // counter of the next refill (as fa_prng)
 	reg  [63:0]  base_q;        // counter of block 0 of the running refill
 	reg  [8:0]   ptr_q;
-	reg          loaded_q, busy_q;
+	reg          loaded_q, busy_q;  // busy_q: the current buffer is not valid
+	reg          cur_q;         // bank being read
+	reg          tgt_q;         // bank being computed
+	reg          gen_q;         // a buffer is being computed (into tgt_q)
+	reg          nxt_q;         // the other bank holds the next buffer
 	reg  [31:0]  refills_q;
 	reg  [2:0]   blk_q;         // block being computed
 	reg  [6:0]   step_q;        // half quarter-round step 0..39
@@ -63,7 +75,7 @@ module sampler_prng (
 	reg  [2:0]   wr_blk_q;
 
 	assign rd_ready_o = ~busy_q;
-	assign rd_byte_o  = buf_q[ptr_q[8:2]][8 * ptr_q[1:0] +: 8];
+	assign rd_byte_o  = buf_q[{cur_q, ptr_q[8:2]}][8 * ptr_q[1:0] +: 8];
 	assign key_o      = key_q;
 	assign ctr_o      = ctr_q;
 	assign ptr_o      = ptr_q;
@@ -136,13 +148,26 @@ module sampler_prng (
 	end
 
 	wire rd_fire = rd_valid_i & ~busy_q;
-	wire [63:0] ctr_base = load_i ? ctr_i : ctr_q;
 	wire [383:0] key_base = load_i ? key_i : key_q;
-	wire start = load_i | (rd_fire & (rd_align_i ? (ptr_q >= 9'd503) : (ptr_q == 9'd511)));
+	// a refill requested by the reader
+	wire refill = rd_fire & (rd_align_i ? (ptr_q >= 9'd503) : (ptr_q == 9'd511));
+	wire gen_done = gen_q & ~run_q & ~wr_q;     // one cycle, at the end
+	// the next buffer is ready (or is completed in this cycle)
+	wire nxt_eff = nxt_q | (gen_done & ~busy_q);
+	// start computing a buffer: on a load (the one to read), after a swap
+	// (the one after it, into the bank just left), when the reader waited
+	// for a buffer (then the one after it), or when a refill finds neither
+	// a next buffer nor one under way (never after a load: only on a
+	// never-loaded generator, which then does not hang)
+	wire swap = ~busy_q & refill & nxt_eff;
+	wire start = load_i | swap | (~busy_q & refill & ~nxt_eff & ~gen_q) |
+	             (busy_q & gen_done);
+	wire [63:0] gen_base = load_i ? ctr_i : (swap ? ctr_q + 64'd8 : ctr_q);
+	wire        gen_tgt  = load_i ? cur_q : (swap ? cur_q : (busy_q ? ~tgt_q : ~cur_q));
 
 	always @(posedge clk_i) begin
 		if (wr_q) begin
-			buf_q[{wr_v_q, wr_blk_q}] <= out_q[32 * wr_v_q +: 32];
+			buf_q[{tgt_q, wr_v_q, wr_blk_q}] <= out_q[32 * wr_v_q +: 32];
 		end
 	end
 
@@ -150,6 +175,7 @@ module sampler_prng (
 		if (!rst_ni) begin
 			key_q <= 384'd0; ctr_q <= 64'd0; base_q <= 64'd0; ptr_q <= 9'd0;
 			loaded_q <= 1'b0; busy_q <= 1'b0; refills_q <= 32'd0;
+			cur_q <= 1'b0; tgt_q <= 1'b0; gen_q <= 1'b0; nxt_q <= 1'b0;
 			blk_q <= 3'd0; step_q <= 7'd0; run_q <= 1'b0;
 			s_q <= 512'd0; x_q <= 512'd0; out_q <= 512'd0;
 			wr_q <= 1'b0; wr_v_q <= 4'd0; wr_blk_q <= 3'd0;
@@ -158,21 +184,49 @@ module sampler_prng (
 				wr_v_q <= wr_v_q + 4'd1;
 				if (wr_v_q == 4'd15) wr_q <= 1'b0;
 			end
+			// the reader: bytes, and the refills it asks for
+			if (load_i) begin
+				key_q    <= key_i;
+				ctr_q    <= ctr_i + 64'd8;   // committed at once, as the library
+				ptr_q    <= ptr_i;
+				busy_q   <= 1'b1;
+				loaded_q <= 1'b0;
+				nxt_q    <= 1'b0;
+			end else if (busy_q) begin
+				if (gen_done) begin
+					// the buffer the reader waited for
+					cur_q     <= tgt_q;
+					busy_q    <= 1'b0;
+					loaded_q  <= 1'b1;
+					refills_q <= refills_q + 32'd1;
+				end
+			end else if (refill) begin
+				ctr_q <= ctr_q + 64'd8;
+				ptr_q <= 9'd0;
+				if (nxt_eff) begin
+					cur_q     <= tgt_q;    // the next buffer, no wait
+					nxt_q     <= 1'b0;
+					refills_q <= refills_q + 32'd1;
+				end else begin
+					busy_q <= 1'b1;        // wait for the buffer under way
+				end
+			end else begin
+				if (rd_fire & ~rd_align_i) ptr_q <= ptr_q + 9'd1;
+				if (gen_done) nxt_q <= 1'b1;
+			end
+			// the generator: a buffer from (key, base) into bank tgt
 			if (start) begin
-				// a load during a refill restarts it
-				key_q   <= key_base;
-				ctr_q   <= ctr_base + 64'd8;   // committed at once, as the library
-				base_q  <= ctr_base;
-				ptr_q   <= load_i ? ptr_i : 9'd0;
-				busy_q  <= 1'b1;
+				// a load during a computation restarts it
+				base_q  <= gen_base;
+				tgt_q   <= gen_tgt;
+				gen_q   <= 1'b1;
 				run_q   <= 1'b1;
 				blk_q   <= 3'd0;
 				step_q  <= 7'd0;
-				s_q     <= block_in(key_base, ctr_base, 3'd0);
-				x_q     <= block_in(key_base, ctr_base, 3'd0);
+				s_q     <= block_in(key_base, gen_base, 3'd0);
+				x_q     <= block_in(key_base, gen_base, 3'd0);
 				wr_q    <= 1'b0;
-				if (load_i) loaded_q <= 1'b0;
-			end else if (busy_q) begin
+			end else if (gen_q) begin
 				if (run_q) begin
 					if (step_q == 7'd39) begin
 						out_q    <= ff;
@@ -192,13 +246,8 @@ module sampler_prng (
 						s_q    <= s_next;
 					end
 				end else if (!wr_q) begin
-					// last block written: the buffer is complete
-					busy_q    <= 1'b0;
-					loaded_q  <= 1'b1;
-					refills_q <= refills_q + 32'd1;
+					gen_q <= 1'b0;       // last block written: gen_done
 				end
-			end else if (rd_fire & ~rd_align_i) begin
-				ptr_q <= ptr_q + 9'd1;
 			end
 		end
 	end

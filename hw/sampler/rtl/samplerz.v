@@ -63,27 +63,28 @@ module samplerz (
 	localparam [1:0] ERR_NONE = 2'd0, ERR_ARG = 2'd1, ERR_RANGE = 2'd2, ERR_TRIALS = 2'd3;
 
 	localparam [4:0]
-		S_IDLE   = 5'd0,  S_FLOOR  = 5'd1,  S_SETUP1 = 5'd2,  S_SETUP2 = 5'd3,
-		S_SETUP3 = 5'd4,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,  S_CMP    = 5'd7,
+		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_E4     = 5'd16, S_HORNER = 5'd17, S_CCS    = 5'd18,
+		S_HORNER = 5'd17,
 		S_BER    = 5'd20, S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
 
 	reg  [4:0]  st_q, ret_q;     // state; S_WAIT returns to ret_q
 	reg  [3:0]  cnt_q;
 	reg         issued_q;        // second visit of a state after S_WAIT
+	reg  [3:0]  su_q;            // per-sample setup step (0: done)
 	reg  [63:0] mu_q, isig_q, smin_q;
 	reg  [7:0]  maxt_q;
 	reg  [31:0] s_q;             // floor(mu)
-	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, y_q, zb_q;
+	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, zb_q;
 	reg  [31:0] e_q;             // (int) trunc(x / ln 2)
 	reg  [71:0] v_q;
 	reg  [3:0]  nb_q;            // bytes read in this trial
 	reg  [17:0] lt_q;            // v < RCDT[i]
 	reg  [4:0]  z0_q;
 	reg  [5:0]  z_q;             // signed, -18..19
-	reg  [3:0]  hk_q;            // Horner index 1..12
+	reg  [3:0]  hk_q;            // Horner step 1..12, 13: the ccs product
+	reg  [1:0]  hc_q;            // cycle within a Horner step (0: issue)
 	reg  [2:0]  bi_q;            // BerExp byte index, 7 (top) .. 0
 	reg  [7:0]  trials_q;
 
@@ -93,8 +94,16 @@ module samplerz (
 	fp64_add u_add (.clk(clk_i), .a(add_a_q), .b(add_b_q), .y(add_y));
 	fp64_mul u_mul (.clk(clk_i), .a(mul_a_q), .b(mul_b_q), .y(mul_y));
 
+	// x 2^63 of a binary64 that is zero or has |x| < 2^960: exact, so it
+	// is the exponent field plus 63 (a zero or subnormal x gives a zero
+	// of its sign, as fp64_mul's flush); fpr_trunc_scaled(x, 63) of
+	// src/fpr_emu.c is then fpr_trunc of it
+	function [63:0] scale63(input [63:0] x);
+		scale63 = (x[62:52] == 11'd0) ? (x & SIGN) : (x + {1'b0, 11'd63, 52'd0});
+	endfunction
+
 	// conversions
-	wire [63:0] f_s, f_z, f_z0sq, f_e, floor_mu, trunc_mul;
+	wire [63:0] f_s, f_z, f_z0sq, f_e, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
 	sampler_i2f u_i2f_s  (.i_i(s_q), .f_o(f_s));
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
@@ -102,14 +111,15 @@ module samplerz (
 	sampler_i2f u_i2f_e  (.i_i(e_q), .f_o(f_e));
 	sampler_f2i u_floor  (.f_i(mu_q), .floor_i(1'b1), .i_o(floor_mu));
 	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
+	sampler_f2i u_trunca (.f_i(scale63(add_y)), .floor_i(1'b0), .i_o(trunc_add63));
+	sampler_f2i u_truncm (.f_i(scale63(mul_y)), .floor_i(1'b0), .i_o(trunc_mul63));
 
-	// 64 x 64 -> high 64
-	reg         mh_start;
-	reg  [63:0] mh_a, mh_b;
-	wire        mh_done;
+	// 64 x 64 -> high 64 (optionally C - high), three-stage pipeline
+	reg         mh_en, mh_sub;
+	reg  [63:0] mh_a, mh_b, mh_c;
 	wire [63:0] mh_y;
-	sampler_mulhi u_mulhi (.clk_i(clk_i), .rst_ni(rst_ni), .start_i(mh_start),
-		.a_i(mh_a), .b_i(mh_b), .done_o(mh_done), .y_o(mh_y));
+	sampler_mulhi u_mulhi (.clk_i(clk_i), .rst_ni(rst_ni), .en_i(mh_en),
+		.a_i(mh_a), .b_i(mh_b), .c_i(mh_c), .sub_i(mh_sub), .y_o(mh_y));
 
 	// fpr_half (src/fpr.h): exponent field minus one, zero below field 2
 	function [63:0] fhalf(input [63:0] x);
@@ -121,7 +131,7 @@ module samplerz (
 	wire isig_ok = ~isigma_i[63] & (isigma_i[62:52] == 11'h3FE);
 	wire smin_ok = ~sigma_min_i[63] & (sigma_min_i[62:52] == 11'h3FF);
 
-	// base sampler compares (registered), then the count
+	// base sampler compares (registered with the sign byte), then the count
 	reg [17:0] lt;
 	integer i;
 	always @(*) begin
@@ -137,7 +147,6 @@ module samplerz (
 
 	wire [7:0] zbyte = zb_q[8 * bi_q +: 8];
 	wire [5:0] sw = (e_q > 32'd63) ? 6'd63 : e_q[5:0];
-	wire [63:0] expm_k = SAMPLER_EXPM[64 * hk_q +: 64];
 
 	assign busy_o = (st_q != S_IDLE);
 
@@ -147,63 +156,58 @@ module samplerz (
 	end
 	wire rd_fire = rd_valid_o & rd_ready_i;
 
-	wire [63:0] y_next = expm_k - mh_y;
+	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
+	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every three
+	// cycles (the pipeline's latency), the result read when the next issues
 	always @(*) begin
-		mh_start = 1'b0; mh_a = zz_q; mh_b = y_q;
-		if (st_q == S_HORNER) begin
-			if (!issued_q) mh_start = 1'b1;
-			else if (mh_done) begin
-				mh_start = 1'b1; mh_b = y_next;
-				if (hk_q == 4'd12) mh_a = c63_q;
-			end
-		end
+		mh_en = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
+		mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
+		mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
+		mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
+		mh_sub = (hk_q != 4'd13);
 	end
 
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin
-			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0;
+			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0; su_q <= 4'd0;
 			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
 			s_q <= 32'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
-			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; y_q <= 64'd0; zb_q <= 64'd0;
+			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; zb_q <= 64'd0;
 			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; lt_q <= 18'd0; z0_q <= 5'd0;
-			z_q <= 6'd0; hk_q <= 4'd0; bi_q <= 3'd0; trials_q <= 8'd0;
+			z_q <= 6'd0; hk_q <= 4'd0; hc_q <= 2'd0; bi_q <= 3'd0; trials_q <= 8'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
+			// Per-sample setup, a fixed schedule on the FP units beside
+			// the first trial's bytes (which take at least 11 cycles, so it
+			// is over before S_X1): s = floor(mu); r = mu - s and isigma^2
+			// (issued at step 2), ccs = isigma sigma_min (step 3); dss =
+			// half(isigma^2) at step 8 (multiplier: result 6 cycles after
+			// issue), r and c63 = trunc(ccs 2^63) << 1 at step 9 (adder: 7).
+			if (su_q != 4'd0) begin
+				su_q <= (su_q == 4'd9) ? 4'd0 : su_q + 4'd1;
+				case (su_q)
+				4'd1: s_q <= floor_mu[31:0];
+				4'd2: begin
+					add_a_q <= mu_q; add_b_q <= f_s ^ SIGN;
+					mul_a_q <= isig_q; mul_b_q <= isig_q;
+				end
+				4'd3: begin mul_a_q <= isig_q; mul_b_q <= smin_q; end
+				4'd8: dss_q <= fhalf(mul_y);
+				4'd9: begin r_q <= add_y; c63_q <= {trunc_mul63[62:0], 1'b0}; end
+				default: ;
+				endcase
+			end
 			case (st_q)
 			S_IDLE: if (start_i) begin
 				mu_q <= mu_i; isig_q <= isigma_i; smin_q <= sigma_min_i;
 				maxt_q <= (max_trials_i == 8'd0) ? 8'd255 : max_trials_i;
 				trials_q <= 8'd0;
-				if (mu_ok & isig_ok & smin_ok) st_q <= S_FLOOR;
-				else begin err_o <= ERR_ARG; st_q <= S_ERR; end
-			end
-			S_FLOOR: begin
-				s_q <= floor_mu[31:0];
-				st_q <= S_SETUP1;
-			end
-			// r = mu - s; isigma^2
-			S_SETUP1: if (!issued_q) begin
-				add_a_q <= mu_q; add_b_q <= f_s ^ SIGN;
-				mul_a_q <= isig_q; mul_b_q <= isig_q;
-				cnt_q <= LAT_ADD - 1; ret_q <= S_SETUP1; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
-				r_q <= add_y; dss_q <= fhalf(mul_y);
-				issued_q <= 1'b0; st_q <= S_SETUP2;
-			end
-			// ccs = isigma * sigma_min
-			S_SETUP2: if (!issued_q) begin
-				mul_a_q <= isig_q; mul_b_q <= smin_q;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_SETUP2; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
-				cnt_q <= LAT_MUL - 1; ret_q <= S_SETUP3; issued_q <= 1'b1; st_q <= S_WAIT;
-				mul_a_q <= mul_y; mul_b_q <= SAMPLER_FPR_PTWO63;
-			end
-			// c63 = trunc(ccs * 2^63) << 1
-			S_SETUP3: begin
-				c63_q <= {trunc_mul[62:0], 1'b0};
-				issued_q <= 1'b0; st_q <= S_TRIAL;
+				issued_q <= 1'b0;
+				if (mu_ok & isig_ok & smin_ok) begin
+					su_q <= 4'd1; st_q <= S_TRIAL;
+				end else begin err_o <= ERR_ARG; st_q <= S_ERR; end
 			end
 			// ---- one trial ----
 			S_TRIAL: begin
@@ -215,29 +219,29 @@ module samplerz (
 					st_q <= S_BYTES;
 				end
 			end
+			// 9 bytes -> v; the 10th (b) is taken with the compares of v
 			S_BYTES: if (rd_fire) begin
 				nb_q <= nb_q + 4'd1;
 				if (nb_q == 4'd9) begin
 					z_q <= {5'd0, rd_byte_i[0]};   // b, until S_Z
-					st_q <= S_CMP;
+					lt_q <= lt;
+					st_q <= S_Z;
 				end else begin
 					v_q[8 * nb_q +: 8] <= rd_byte_i;
 				end
-			end
-			S_CMP: begin
-				lt_q <= lt;
-				st_q <= S_Z;
 			end
 			S_Z: begin
 				z0_q <= z0c;
 				z_q <= z_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
 				st_q <= S_X1;
 			end
-			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2)
+			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2) (after the setup)
 			S_X1: if (!issued_q) begin
-				add_a_q <= f_z; add_b_q <= r_q ^ SIGN;
-				mul_a_q <= f_z0sq; mul_b_q <= SAMPLER_FPR_INV_2SQRSIGMA0;
-				cnt_q <= LAT_ADD - 1; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (su_q == 4'd0) begin
+					add_a_q <= f_z; add_b_q <= r_q ^ SIGN;
+					mul_a_q <= f_z0sq; mul_b_q <= SAMPLER_FPR_INV_2SQRSIGMA0;
+					cnt_q <= LAT_ADD - 1; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
+				end
 			end else begin
 				t4_q <= mul_y;
 				mul_a_q <= add_y; mul_b_q <= add_y;
@@ -266,7 +270,7 @@ module samplerz (
 				if (trunc_mul[31]) begin err_o <= ERR_RANGE; st_q <= S_ERR; end
 				else st_q <= S_E2;
 			end
-			// e * ln 2
+			// e * ln 2, then t = x - e ln 2
 			S_E2: if (!issued_q) begin
 				mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
@@ -274,34 +278,26 @@ module samplerz (
 				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
 				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
-			// t = x - e ln 2
-			S_E3: begin
-				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_PTWO63;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_E4; issued_q <= 1'b1; st_q <= S_WAIT;
-			end
 			// zz = trunc(t 2^63) << 1
-			S_E4: begin
-				zz_q <= {trunc_mul[62:0], 1'b0};
-				y_q <= SAMPLER_EXPM[63:0];
-				hk_q <= 4'd1;
+			S_E3: begin
+				zz_q <= {trunc_add63[62:0], 1'b0};
+				hk_q <= 4'd1; hc_q <= 2'd0;
 				issued_q <= 1'b0; st_q <= S_HORNER;
 			end
-			// y = C[k] - mulhi(zz, y), k = 1..12, back to back (the next
-			// product starts in the cycle that takes the previous one);
-			// the 12th result starts mulhi(c63, y) at once
-			S_HORNER: if (!issued_q) begin
-				issued_q <= 1'b1;
-			end else if (mh_done) begin
-				y_q <= y_next;
-				hk_q <= hk_q + 4'd1;
-				if (hk_q == 4'd12) st_q <= S_CCS;
-			end
-			// zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63)
-			S_CCS: if (mh_done) begin
-				zb_q <= ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
-				bi_q <= 3'd7;
-				issued_q <= 1'b0;
-				st_q <= S_BER;
+			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
+			// step every three cycles (mh_en above); in the cycle after the
+			// 13th: zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63)
+			S_HORNER: begin
+				hc_q <= (hc_q == 2'd2) ? 2'd0 : hc_q + 2'd1;
+				if (hc_q == 2'd0) begin
+					if (hk_q == 4'd14) begin
+						zb_q <= ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
+						bi_q <= 3'd7;
+						st_q <= S_BER;
+					end
+				end else if (hc_q == 2'd2) begin
+					hk_q <= hk_q + 4'd1;
+				end
 			end
 			// compare random bytes with zb, most significant first
 			S_BER: if (rd_fire) begin
@@ -322,6 +318,7 @@ module samplerz (
 				z_o <= 32'd0;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
+				su_q <= 4'd0;
 				st_q <= S_IDLE;
 			end
 			S_WAIT: begin
