@@ -421,19 +421,31 @@ fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
 	unsigned c = *ctr, g;
 
 	for (g = 0; g < 7 && c < MLKEM_N; g ++) {
-		__m256i v = _mm256_loadu_si256(
-			(const __m256i *)(const void *)(buf + 24 * g));
+		/* qwords 0 1 | 1 2 of the group, read as three 8-byte loads:
+		   the caller writes buf in 8-byte words just before, and a
+		   wider load spanning several such stores is not forwarded
+		   (it waits for the stores to retire) */
+		const uint8_t *p = buf + 24 * g;
+		__m128i w1 = _mm_loadl_epi64((const __m128i *)(const void *)(p + 8));
+		__m128i w01 = _mm_unpacklo_epi64(
+			_mm_loadl_epi64((const __m128i *)(const void *)p), w1);
+		__m128i w12 = _mm_unpacklo_epi64(w1,
+			_mm_loadl_epi64((const __m128i *)(const void *)(p + 16)));
+		__m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(w01),
+			w12, 1);
 		__m128i lo, hi;
+		__m256i ok;
 		uint32_t m, m0, m1;
 
-		v = _mm256_permute4x64_epi64(v, 0x94);
 		v = _mm256_shuffle_epi8(v, idx);
 		v = _mm256_blend_epi16(_mm256_and_si256(v, m12),
 			_mm256_srli_epi16(v, 4), 0xAA);
-		m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(q, v));
-		m = _pext_u32(m, 0x55555555u);
+		/* the 16-bit verdicts packed to bytes (within each 128-bit
+		   lane, twice): bits 0..7 = low lane, bits 16..23 = high lane */
+		ok = _mm256_cmpgt_epi16(q, v);
+		m = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
 		m0 = m & 0xFF;
-		m1 = m >> 8;
+		m1 = (m >> 16) & 0xFF;
 		lo = _mm_shuffle_epi8(_mm256_castsi256_si128(v),
 			_mm_load_si128((const __m128i *)(const void *)
 			fa_mlkem_avx2_compact[m0]));
