@@ -404,11 +404,11 @@ fa_keccak_x4_avx2(uint64_t *st)
  * (24 bytes) gives 16 candidates. The 24 bytes are spread so that each
  * 128-bit lane holds 4 triples (qwords 0 1 1 2: bytes 0..15 | 8..23),
  * then each candidate's two bytes go to one 16-bit lane: triple j gives
- * (b0 | b1 << 8) & 0xFFF and (b1 | b2 << 8) >> 4. Lanes < q form a
- * 16-bit mask (PEXT of the compare's byte mask), and each half is
- * compacted by a table shuffle and stored at a + c (8 lanes written,
- * popcount kept). Candidates come out in stream order, as the portable
- * kernel appends them.
+ * (b0 | b1 << 8) & 0xFFF and (b1 | b2 << 8) >> 4. Lanes < q give an
+ * 8-bit mask per 128-bit half (the compare's words packed to bytes,
+ * PMOVMSKB), and each half is compacted by a table shuffle and stored at
+ * a + c (8 lanes written, popcount kept). Candidates come out in stream
+ * order, as the portable kernel appends them.
  */
 int
 fa_mlkem_rej_uniform_avx2(int16_t *a, unsigned *ctr, const uint8_t *buf)
