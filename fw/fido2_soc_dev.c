@@ -9,6 +9,7 @@
 
 #include "fido2_soc.h"
 #include "fido2_sha256.h"
+#include "inner.h"   /* fa_shake256_*_k, fa_kernels_resolve */
 
 /* ---- NOR flash on RAM: erase sets 0xFF, programming only clears bits. */
 
@@ -56,7 +57,7 @@ static int dev_rng(void *user, void *buf, size_t len)
 {
 	fido2_soc_dev *d = user;
 
-	fa_shake256_extract(&d->pool, buf, len);
+	fa_shake256_extract_k(fa_kernels_resolve(d->be), &d->pool, buf, len);
 	return 0;
 }
 
@@ -148,15 +149,18 @@ int fido2_soc_dev_report(fido2_soc_dev *d, const uint8_t *entropy,
 	size_t entropy_len, const uint8_t rpt[64], uint8_t *out,
 	uint32_t *out_len)
 {
+	/* the pool's permutations on the backend's keccak_f1600 slot (the
+	   Keccak unit in the accelerator modes): the same bytes */
+	const struct fa_kernels *k = fa_kernels_resolve(d->be);
 	uint8_t key[64];
 
 	/* pool' = SHAKE256(64 bytes of the old stream || entropy); the new
 	   stream's first 64 bytes key the next report, the rest serve this
 	   one. */
-	fa_shake256_extract(&d->pool, key, sizeof key);
+	fa_shake256_extract_k(k, &d->pool, key, sizeof key);
 	fa_shake256_init(&d->pool);
-	fa_shake256_inject(&d->pool, key, sizeof key);
-	fa_shake256_inject(&d->pool, entropy, entropy_len);
+	fa_shake256_inject_k(k, &d->pool, key, sizeof key);
+	fa_shake256_inject_k(k, &d->pool, entropy, entropy_len);
 	fa_shake256_flip(&d->pool);
 	fido2_wipe(key, sizeof key);
 

@@ -459,16 +459,17 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 		msg, msg_len, logn, tmp);
 }
 
-/* nonce (40 bytes) then a 48-byte sampler seed, both from rng. */
-static void draw_nonce_and_sampler(fa_shake256_ctx *rng, uint8_t *nonce,
-	fa_shake256_ctx *sampler_rng)
+/* nonce (40 bytes) then a 48-byte sampler seed, both from rng (its
+   permutations on k's keccak_f1600 slot: the same bytes). */
+static void draw_nonce_and_sampler(const struct fa_kernels *k,
+	fa_shake256_ctx *rng, uint8_t *nonce, fa_shake256_ctx *sampler_rng)
 {
 	uint8_t seed[48];
 
-	fa_shake256_extract(rng, nonce, FA_NONCE_SIZE);
+	fa_shake256_extract_k(k, rng, nonce, FA_NONCE_SIZE);
 	/* the nonce is public (it is part of the signature) */
 	FA_DECLASSIFY(nonce, FA_NONCE_SIZE);
-	fa_shake256_extract(rng, seed, sizeof seed);
+	fa_shake256_extract_k(k, rng, seed, sizeof seed);
 	fa_shake256_init_prng_from_seed(sampler_rng, seed, sizeof seed);
 	memset(seed, 0, sizeof seed);
 }
@@ -484,7 +485,7 @@ int fa_sign_dyn(const fa_backend *be, fa_shake256_ctx *rng,
 	if (rng == NULL) {
 		return FA_ERR_BADARG;
 	}
-	draw_nonce_and_sampler(rng, nonce, &srng);
+	draw_nonce_and_sampler(fa_kernels_resolve(be), rng, nonce, &srng);
 	return fa_sign_dyn_ex(be, nonce, &srng, sig, sig_len, sig_format,
 		sk, sk_len, msg, msg_len, tmp, tmp_len);
 }
@@ -500,7 +501,7 @@ int fa_sign_tree(const fa_backend *be, fa_shake256_ctx *rng,
 	if (rng == NULL) {
 		return FA_ERR_BADARG;
 	}
-	draw_nonce_and_sampler(rng, nonce, &srng);
+	draw_nonce_and_sampler(fa_kernels_resolve(be), rng, nonce, &srng);
 	return fa_sign_tree_ex(be, nonce, &srng, sig, sig_len, sig_format,
 		expanded_key, msg, msg_len, tmp, tmp_len);
 }

@@ -252,16 +252,44 @@ ek_clear(fido2_auth *a)
 	}
 }
 
-/* The slot holding the expansion of a->sk (-1: none). Every slot's key
-   is compared in full, in constant time. */
+/* 1 if the len bytes at x and y are equal; constant time, 32 bits at a
+   time when both are 4-byte aligned (a slot's copy and a->sk are). */
+#if defined(__GNUC__)
+typedef uint32_t fido2_u32_alias __attribute__((may_alias));
+#endif
+static int
+sk_equal(const uint8_t *x, const uint8_t *y, size_t len)
+{
+	uint32_t acc = 0;
+	size_t i = 0;
+#if defined(__GNUC__)
+	if ((((uintptr_t)x | (uintptr_t)y) & 3u) == 0) {
+		const fido2_u32_alias *xw = (const fido2_u32_alias *)(const void *)x;
+		const fido2_u32_alias *yw = (const fido2_u32_alias *)(const void *)y;
+		for (; i + 4 <= len; i += 4) {
+			acc |= xw[i >> 2] ^ yw[i >> 2];
+		}
+	}
+#endif
+	for (; i < len; i++) {
+		acc |= (uint32_t)(x[i] ^ y[i]);
+	}
+	return (int)(((acc | (0u - acc)) >> 31) ^ 1u);
+}
+
+/* The slot holding the expansion of a->sk (-1: none). Which slots are in
+   use and their degrees are public (they show in the timing anyway); the
+   key of each live slot of the right degree is compared in full, in
+   constant time. */
 static int
 ek_find(fido2_auth *a, unsigned logn)
 {
 	unsigned i;
 	int hit = -1;
 	for (i = 0; i < a->ek_slots; i++) {
-		int eq = fido2_ct_equal(a->ek[i].sk, a->sk, FA_PRIVKEY_SIZE(logn));
-		if (a->ek[i].used && a->ek[i].logn == logn && eq) {
+		if (a->ek[i].used && a->ek[i].logn == logn
+			&& sk_equal(a->ek[i].sk, a->sk, FA_PRIVKEY_SIZE(logn)))
+		{
 			hit = (int)i;
 		}
 	}
