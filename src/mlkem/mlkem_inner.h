@@ -78,7 +78,9 @@ enum {
 	FA_X4_SAMPLE_NTT = 1,  /* poly = SampleNTT(seed || b0 || b1) */
 	FA_X4_CBD,             /* poly = CBD_eta(PRF_eta(seed, b0)) */
 	FA_X4_H,               /* out = SHA3-256(m0 || m1) */
-	FA_X4_J                /* out = SHAKE256(m0 || m1, 32) */
+	FA_X4_J,               /* out = SHAKE256(m0 || m1, 32) */
+	FA_X4_ABSORB           /* state: l0 / 136 full blocks of m0 absorbed
+	                          at rate 136 (XOR, permute, per block) */
 };
 
 typedef struct {
@@ -92,6 +94,10 @@ typedef struct {
 	const uint8_t *m1;     /* may be NULL when l1 = 0 */
 	size_t l1;
 	uint8_t *out;          /* H, J: 32 bytes out */
+	uint64_t *state;       /* ABSORB: a sponge's 25 lanes, in and out
+	                          (lane x + 5y at state[x + 5y], as in
+	                          fa_keccak_sponge); l0 a nonzero multiple
+	                          of 136 */
 } fa_mlkem_x4job;
 
 /* Runs the n jobs on four sponges (the keccak_x4 slot), each sponge

@@ -142,8 +142,19 @@ hash_job(fa_mlkem_x4job *jb, unsigned kind, uint8_t *out,
  * (rho, sigma) = G(d || k); s, e from CBD_eta1 with nonces 0..2k-1;
  * t = A s + e in NTT form; ek = ByteEncode_12(t) || rho;
  * dk = ByteEncode_12(s) || ek || H(ek) || z.
- * Scratch: k^2 + 2k + 1 polynomials. The matrix and the noise come from
- * one run of the four-sponge runner.
+ * Scratch: k^2 + 2k + 1 polynomials.
+ *
+ * Sponges: at k = 3 a row of A leaves a sponge spare, which absorbs
+ * H(ek) while the next row is sampled: run 1 samples row 0 and s, e
+ * (4 four-way permutations); run i = 1, 2 samples row i (3) while the
+ * spare sponge absorbs the full 136-byte blocks of ek =
+ * ByteEncode_12(t_0..t_{i-1}) || ... that are ready (ABSORB job: blocks
+ * 0-1, then 2-4); the one-sponge SHA3-256 absorbs blocks 5-8: 10
+ * four-way and 4 single permutations instead of 9 and 9 (ML-KEM-768
+ * avx2: 24.6k -> 21.8k TSC ticks). At k = 2 the same measured slower
+ * (one run of 5 four-way permutations and 6 single ones before), and at
+ * k = 4 a row fills the four sponges: there the matrix and the noise
+ * come from one run and H(ek) from the one-sponge SHA3-256 afterwards.
  */
 void
 fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
@@ -157,26 +168,45 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 	int16_t *t = e + k * MLKEM_N;
 	uint8_t gin[33], rs[64];
 	const uint8_t *rho = rs, *sigma = rs + 32;
-	size_t ek_len = POLY_BYTES * k + 32;
+	size_t ek_len = POLY_BYTES * k + 32, absorbed = 0;
+	/* rows of A sampled in the first run (see above) */
+	unsigned rows1 = k == 3 ? 1 : k;
+	fa_mlkem_x4job jb[16 + 8];
+	fa_keccak_sponge hs;
+	unsigned nj;
 
 	memcpy(gin, d, 32);
 	gin[32] = (uint8_t)k;
 	fa_sha3_512(rs, gin, sizeof gin);
 	/* declassified: rho is public (the last 32 bytes of ek) */
 	FA_DECLASSIFY(rs, 32);
-	{
-		/* A (k^2 SampleNTT), then s, e (2k CBD, nonces 0..2k-1) */
-		fa_mlkem_x4job jb[16 + 8];
-		unsigned nj = matrix_jobs(jb, A, rho, k, 0, 0, k * k);
-
-		nj += noise_jobs(jb + nj, s, sigma, 2 * k, 2 * k, p->eta1,
-			p->eta1);
-		fa_mlkem_x4_run(jb, nj, kt);
-	}
+	/* rows 0..rows1-1 of A (SampleNTT), then s, e (2k CBD, nonces
+	   0..2k-1) */
+	nj = matrix_jobs(jb, A, rho, k, 0, 0, rows1 * k);
+	nj += noise_jobs(jb + nj, s, sigma, 2 * k, 2 * k, p->eta1, p->eta1);
+	fa_mlkem_x4_run(jb, nj, kt);
 	for (i = 0; i < 2 * k; i ++) {
 		fa_k_mlkem_ntt(kt, s + i * MLKEM_N);
 	}
+	fa_sponge_init(&hs, FA_SHA3_256_RATE);
 	for (i = 0; i < k; i ++) {
+		if (i >= rows1) {
+			/* row i of A; H absorbs the full blocks of ek so far */
+			size_t ready = (POLY_BYTES * i / FA_SHA3_256_RATE)
+				* FA_SHA3_256_RATE;
+
+			nj = matrix_jobs(jb, A, rho, k, 0, i * k, (i + 1) * k);
+			if (ready > absorbed) {
+				memset(&jb[nj], 0, sizeof jb[nj]);
+				jb[nj].kind = FA_X4_ABSORB;
+				jb[nj].m0 = ek + absorbed;
+				jb[nj].l0 = ready - absorbed;
+				jb[nj].state = hs.st;
+				nj ++;
+				absorbed = ready;
+			}
+			fa_mlkem_x4_run(jb, nj, kt);
+		}
 		/* (A s)_i * R^-1, then * R^2 * R^-1: plain domain, |t| < q */
 		fa_k_mlkem_basemul_acc(kt, t, A + i * k * MLKEM_N, s, k);
 		poly_tomont_add(t, e + i * MLKEM_N);
@@ -188,7 +218,10 @@ fa_mlkem_keygen_inner(const fa_mlkem_params *p, uint8_t *ek, uint8_t *dk,
 		fa_k_mlkem_encode(kt, dk + i * POLY_BYTES, s + i * MLKEM_N, 12);
 	}
 	memcpy(dk + POLY_BYTES * k, ek, ek_len);
-	fa_sha3_256(dk + POLY_BYTES * k + ek_len, ek, ek_len);
+	/* H(ek): the blocks not absorbed above (hs.pos = 0: whole blocks) */
+	fa_sponge_absorb(&hs, ek + absorbed, ek_len - absorbed);
+	fa_sponge_finish(&hs, 0x06);
+	fa_sponge_squeeze(&hs, dk + POLY_BYTES * k + ek_len, 32);
 	memcpy(dk + POLY_BYTES * k + ek_len + 32, z, 32);
 	memset(rs, 0, sizeof rs);
 	memset(gin, 0, sizeof gin);

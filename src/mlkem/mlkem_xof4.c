@@ -15,7 +15,10 @@
  *   CBD         Algorithm 8 after PRF_eta: SHAKE256(sigma || b0), 64 eta
  *               bytes (one block for eta = 2, two for eta = 3);
  *   H, J        SHA3-256 and SHAKE256 (32 bytes out) of m0 || m1, any
- *               length (one permutation per 136-byte block).
+ *               length (one permutation per 136-byte block);
+ *   ABSORB      full 136-byte blocks of m0 into a sponge state kept by
+ *               the caller (a hash whose input is produced between
+ *               runs: key generation's H(ek), row by row).
  * Outputs are those of the one-sponge functions (fa_mlkem_sample_ntt,
  * fa_mlkem_sample_cbd, fa_sha3_256, fa_shake256_2): a sponge's lane
  * words are the same whichever of the four it runs in.
@@ -103,6 +106,17 @@ load_seeded(uint64_t *st, unsigned t, const uint8_t seed32[32],
 	st[4 * ((rate - 1) >> 3) + t] ^= (uint64_t)0x80 << 56;
 }
 
+/* XOR the 136-byte block src into the rate of sponge t. */
+static void
+xor_block136(uint64_t *st, unsigned t, const uint8_t *src)
+{
+	unsigned i;
+
+	for (i = 0; i < FA_SHA3_256_RATE / 8; i ++) {
+		st[4 * i + t] ^= ld64(src + 8 * i);
+	}
+}
+
 /* XOR block b of m0 || m1 (nb blocks of 136 bytes with the padding:
    domain byte dsep after the message, 0x80 in the last byte) into sponge
    t. */
@@ -113,19 +127,14 @@ absorb_block(uint64_t *st, unsigned t, const fa_mlkem_x4job *jb, size_t b,
 	uint8_t blk[FA_SHA3_256_RATE];
 	size_t off = b * FA_SHA3_256_RATE, end = off + FA_SHA3_256_RATE;
 	size_t len = jb->l0 + jb->l1, u;
-	unsigned i;
 
 	if (end > len) {
 		end = len;
 	}
 	if (b != nb - 1 && (end <= jb->l0 || off >= jb->l0)) {
 		/* a full block inside m0 or inside m1: XORed in place */
-		const uint8_t *src = end <= jb->l0 ? jb->m0 + off
-			: jb->m1 + (off - jb->l0);
-
-		for (i = 0; i < FA_SHA3_256_RATE / 8; i ++) {
-			st[4 * i + t] ^= ld64(src + 8 * i);
-		}
+		xor_block136(st, t, end <= jb->l0 ? jb->m0 + off
+			: jb->m1 + (off - jb->l0));
 		return;
 	}
 	memset(blk, 0, sizeof blk);
@@ -145,9 +154,7 @@ absorb_block(uint64_t *st, unsigned t, const fa_mlkem_x4job *jb, size_t b,
 		blk[end - off] ^= dsep;
 		blk[FA_SHA3_256_RATE - 1] ^= 0x80;
 	}
-	for (i = 0; i < FA_SHA3_256_RATE / 8; i ++) {
-		st[4 * i + t] ^= ld64(blk + 8 * i);
-	}
+	xor_block136(st, t, blk);
 	memset(blk, 0, sizeof blk);
 }
 
@@ -206,6 +213,17 @@ lane_start(uint64_t *st, unsigned t, lane_state *ls,
 	case FA_X4_CBD:
 		load_seeded(st, t, jb->seed, &jb->b0, 1, FA_SHAKE256_RATE);
 		break;
+	case FA_X4_ABSORB: {
+		unsigned i;
+
+		for (i = 0; i < 25; i ++) {
+			st[4 * i + t] = jb->state[i];
+		}
+		ls->nb = jb->l0 / FA_SHA3_256_RATE;
+		xor_block136(st, t, jb->m0);
+		ls->cnt = 1;
+		break;
+	}
 	default: {   /* H, J */
 		unsigned i;
 
@@ -257,6 +275,21 @@ lane_step(uint64_t *st, unsigned t, lane_state *ls, lane_buf *lb,
 		memset(lb->bytes, 0, sizeof lb->bytes);
 		return 1;
 	}
+	case FA_X4_ABSORB:
+		if (ls->cnt < ls->nb) {
+			xor_block136(st, t, jb->m0
+				+ (size_t)ls->cnt * FA_SHA3_256_RATE);
+			ls->cnt ++;
+			return 0;
+		}
+		{
+			unsigned i;
+
+			for (i = 0; i < 25; i ++) {
+				jb->state[i] = st[4 * i + t];
+			}
+		}
+		return 1;
 	default:   /* H, J */
 		if (ls->cnt < ls->nb) {
 			absorb_block(st, t, jb, ls->cnt, ls->nb,
