@@ -202,36 +202,60 @@ fa_mlkem_invntt_avx2(int16_t *a)
 	return FA_KERNEL_DONE;
 }
 
+/*
+ * Base multiplication, accumulated over k <= 4 polynomial pairs. Per
+ * coefficient pair (x0, x1), (y0, y1) with gamma_i = fa_mlkem_gammas[i]
+ * (= zeta^(2 brv7(i) + 1) R mod q, in the odd lanes of the gamma table):
+ *   yg = mont(y1 gamma_i) = y1 zeta^(..) mod q, |yg| < q;
+ *   e = sum_l x0 y0 + x1 yg,   o = sum_l x0 y1 + x1 y0
+ * as exact 32-bit sums (VPMADDWD of x with [y0, yg] and with [y1, y0]):
+ * |x| <= 4095 and |y|, |yg| < q give |e|, |o| < 4 * 2 * 4095 * 3329
+ * < 2^27, so no overflow. One Montgomery reduction per sum at the end
+ * (mont(s) = hi16(s) - hi16(lo16(lo16(s) q^-1) q), exact, |.| < 2^11 + q)
+ * and the Barrett step give the centred representative of
+ * (e, o) R^-1, the portable kernel's residues, so the same integers.
+ */
 int
 fa_mlkem_basemul_acc_avx2(int16_t *r, const int16_t *a, const int16_t *b,
 	unsigned k)
 {
+	const __m256i qv = _mm256_set1_epi16(MLKEM_Q);
+	const __m256i qinv = _mm256_set1_epi16(MLKEM_QINV);
+	/* swaps the two 16-bit halves of each 32-bit word */
+	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5,
+		10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5,
+		10, 11, 8, 9, 14, 15, 12, 13);
 	unsigned i, l;
 
 	for (i = 0; i < 16; i ++) {
 		__m256i g = LOADZ(fa_mlkem_avx2_gamma, i, 0);
 		__m256i gq = LOADZ(fa_mlkem_avx2_gamma, i, 1);
-		__m256i acc = _mm256_setzero_si256();
+		__m256i e = _mm256_setzero_si256(), o = e;
+		__m256i te, to, ue, uo, re, ro;
 
 		for (l = 0; l < k; l ++) {
 			__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)
 				(a + l * MLKEM_N + 16 * i));
 			__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)
 				(b + l * MLKEM_N + 16 * i));
-			/* [x0 y0, x1 y1] R^-1, gamma x1 y1 R^-2 in odd lanes */
-			__m256i p = mont_mul(x, y);
-			__m256i gp = mont_c(p, g, gq);
-			/* y with its pair halves swapped: [x0 y1, x1 y0] R^-1 */
-			__m256i ys = _mm256_or_si256(_mm256_slli_epi32(y, 16),
-				_mm256_srli_epi32(y, 16));
-			__m256i m = mont_mul(x, ys);
-			__m256i even = _mm256_add_epi16(p, _mm256_srli_epi32(gp, 16));
-			__m256i odd = _mm256_add_epi16(m, _mm256_slli_epi32(m, 16));
+			/* [y0, mont(y1 gamma)] per pair (even lanes of the
+			   product are unused) */
+			__m256i yg = _mm256_blend_epi16(y, mont_c(y, g, gq), 0xAA);
 
-			acc = _mm256_add_epi16(acc,
-				_mm256_blend_epi16(even, odd, 0xAA));
+			e = _mm256_add_epi32(e, _mm256_madd_epi16(x, yg));
+			o = _mm256_add_epi32(o, _mm256_madd_epi16(x,
+				_mm256_shuffle_epi8(y, swap)));
 		}
-		_mm256_storeu_si256((__m256i *)(void *)(r + 16 * i), barrett(acc));
+		/* Montgomery reduction of the 32-bit sums: e's result in the
+		   low 16-bit lane of each word, o's in the high one */
+		te = _mm256_mullo_epi16(e, qinv);
+		to = _mm256_mullo_epi16(o, qinv);
+		ue = _mm256_mulhi_epi16(te, qv);
+		uo = _mm256_mulhi_epi16(to, qv);
+		re = _mm256_sub_epi16(_mm256_srli_epi32(e, 16), ue);
+		ro = _mm256_sub_epi16(o, _mm256_slli_epi32(uo, 16));
+		_mm256_storeu_si256((__m256i *)(void *)(r + 16 * i),
+			barrett(_mm256_blend_epi16(re, ro, 0xAA)));
 	}
 	return FA_KERNEL_DONE;
 }
