@@ -98,25 +98,67 @@ bcast_zeta_q(unsigned i)
 
 #define SHUF_0213 _MM_SHUFFLE(3, 1, 2, 0)
 
+/*
+ * One whole-vector layer (vector distance len = 8, 4, 2, 1: coefficient
+ * distance 16 len), zeta index k0 for the first block, counting up (NTT)
+ * or down (inverse) as the portable loop does. Called with constant len
+ * and unrolled completely, so that v[] stays in registers (as loops over
+ * len, GCC indexed v[] on the stack: NTT 269 -> 220, inverse 294 -> 269
+ * TSC ticks on the EPYC of BENCHMARKS.md).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FA_UNROLL_ALL _Pragma("GCC unroll 16")
+#else
+#define FA_UNROLL_ALL
+#endif
+
+static inline __attribute__((always_inline)) void
+ntt_layer(__m256i *v, unsigned len, unsigned k0)
+{
+	unsigned start, j;
+
+	FA_UNROLL_ALL
+	for (start = 0; start < 16; start += 2 * len) {
+		unsigned k = k0 + start / (2 * len);
+		__m256i z = bcast_zeta(k), zq = bcast_zeta_q(k);
+
+		FA_UNROLL_ALL
+		for (j = start; j < start + len; j ++) {
+			CT(v[j], v[j + len], z, zq);
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void
+invntt_layer(__m256i *v, unsigned len, unsigned k0)
+{
+	unsigned start, j;
+
+	FA_UNROLL_ALL
+	for (start = 0; start < 16; start += 2 * len) {
+		unsigned k = k0 - start / (2 * len);
+		__m256i z = bcast_zeta(k), zq = bcast_zeta_q(k);
+
+		FA_UNROLL_ALL
+		for (j = start; j < start + len; j ++) {
+			GS(v[j], v[j + len], z, zq);
+		}
+	}
+}
+
 int
 fa_mlkem_ntt_avx2(int16_t *a)
 {
 	__m256i v[16];
-	unsigned i, len, start, j, k = 1;
+	unsigned i;
 
 	for (i = 0; i < 16; i ++) {
 		v[i] = _mm256_loadu_si256((const __m256i *)(const void *)(a + 16 * i));
 	}
-	for (len = 8; len >= 1; len >>= 1) {   /* 128, 64, 32, 16 */
-		for (start = 0; start < 16; start += 2 * len) {
-			__m256i z = bcast_zeta(k), zq = bcast_zeta_q(k);
-
-			k ++;
-			for (j = start; j < start + len; j ++) {
-				CT(v[j], v[j + len], z, zq);
-			}
-		}
-	}
+	ntt_layer(v, 8, 1);    /* len 128 */
+	ntt_layer(v, 4, 2);    /* len 64 */
+	ntt_layer(v, 2, 4);    /* len 32 */
+	ntt_layer(v, 1, 8);    /* len 16 */
 	for (i = 0; i < 8; i ++) {
 		__m256i A = v[2 * i], B = v[2 * i + 1];
 		__m256i X, Y, P, Q, R, S;
@@ -157,7 +199,7 @@ fa_mlkem_invntt_avx2(int16_t *a)
 	__m256i f = _mm256_set1_epi16(fa_mlkem_invntt_f);
 	__m256i fq = _mm256_set1_epi16((int16_t)(uint16_t)(
 		(uint32_t)(uint16_t)fa_mlkem_invntt_f * (uint16_t)MLKEM_QINV));
-	unsigned i, len, start, j, k = 15;
+	unsigned i;
 
 	for (i = 0; i < 8; i ++) {
 		__m256i A = _mm256_loadu_si256(
@@ -185,16 +227,10 @@ fa_mlkem_invntt_avx2(int16_t *a)
 		v[2 * i] = _mm256_permute2x128_si256(X, Y, 0x20);
 		v[2 * i + 1] = _mm256_permute2x128_si256(X, Y, 0x31);
 	}
-	for (len = 1; len <= 8; len <<= 1) {   /* 16, 32, 64, 128 */
-		for (start = 0; start < 16; start += 2 * len) {
-			__m256i z = bcast_zeta(k), zq = bcast_zeta_q(k);
-
-			k --;
-			for (j = start; j < start + len; j ++) {
-				GS(v[j], v[j + len], z, zq);
-			}
-		}
-	}
+	invntt_layer(v, 1, 15);    /* len 16 */
+	invntt_layer(v, 2, 7);     /* len 32 */
+	invntt_layer(v, 4, 3);     /* len 64 */
+	invntt_layer(v, 8, 1);     /* len 128 */
 	for (i = 0; i < 16; i ++) {
 		_mm256_storeu_si256((__m256i *)(void *)(a + 16 * i),
 			barrett(mont_c(v[i], f, fq)));
