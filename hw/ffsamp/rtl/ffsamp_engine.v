@@ -19,27 +19,36 @@
 //   sets it (the host has written TREESIZE(tree_logn_i) words).
 //
 // Recursion: an explicit stack of frames (tree, t0, t1, z0, z1, tmp
-// addresses and a phase), one per level. A node of logn >= 1 runs
+// addresses and a phase), one per level. A node of logn >= 2 runs
 //   0 split(t1 -> z1 | z1 + n/2)   1 right child (tree1) into tmp
 //   2 merge(tmp -> z1)             3 tmp = (t1 - z1) * l10 + t0
 //   4 split(tmp -> z0 | z0 + n/2)  5 left child (tree0) into tmp
 //   6 merge(tmp -> z0)             7 return
-// (logn 1: split and merge are copies of two words, as fa_poly_split_fft
-// at logn 1; the engine skips them and its leaves read the copies' sources
-// and write their destinations), a node of logn 0 is samp_pair: z0 = SamplerZ(t0, tree[0]), then z1 =
-// SamplerZ(t1, tree[0]). The n = 2 and n = 4 nodes that sign.c writes out
-// perform these same operations. Phase 3 fuses poly_sub, poly_mul_fft and
-// poly_add per complex slot u (each slot's operations are independent of
-// the other slots', so the values are those of the three passes).
-// Each phase is a microprogram per element on 8 registers; with two or
-// more elements, elements k and k + 1 run it interleaved on two banks,
-// one binary64 adder and one multiplier (hw/fp64, fully pipelined), the
-// operations and their rounding those of src/fft.c (split, merge, CMUL,
-// poly_sub/add). Instructions issue in order, one per cycle, and wait
-// only for their operands (a scoreboard of pending registers); results
-// are written back when they leave the adder (7 cycles after issue) or
-// the multiplier (6 cycles) or the memory (1 cycle). See hw/ffsamp/doc/ffsamp.md for
-// the cycle counts.
+// A node of logn 1 (n = 2) is one kernel, K_NODE1: its split and merge
+// are copies of two words (fa_poly_split_fft at logn 1), so it reads t1,
+// runs the right leaf (samp_pair: z1 = (SamplerZ(t1_re, s1),
+// SamplerZ(t1_im, s1))), phase 3 on its one slot, and the left leaf on tmp,
+// writing z1 and z0 where the copies would have put them. The n = 2 and
+// n = 4 nodes that sign.c writes out perform these same operations. Phase
+// 3 fuses poly_sub, poly_mul_fft and poly_add per complex slot u (each
+// slot's operations are independent of the other slots', so the values
+// are those of the three passes).
+// Each phase is a microprogram per element (split / merge: a pair k of
+// the n/4; phase 3: a slot u of the n/2) run by NT = 4 element threads:
+// thread t owns registers R(8t) .. R(8t + 7), issues its microprogram in
+// order and takes the next element index when it issues its last
+// instruction. Each cycle every unit -- the work memory's read port, the
+// tree memory's read port, the work memory's write port, the twiddle ROM,
+// one binary64 adder and one multiplier (hw/fp64, fully pipelined) --
+// takes at most one instruction, from the lowest-numbered thread whose
+// instruction is ready (its operands and destination not waiting for a
+// result: a scoreboard of pending registers). The elements of a kernel
+// touch disjoint words (reads and writes in different regions), so their
+// order does not matter; the operations and their rounding are those of
+// src/fft.c (split, merge, CMUL, poly_sub/add). Results are written back
+// 7 cycles after issue (adder), 6 (multiplier), 1 (memories, ROM). The
+// schedule is a function of the kernel and its element count only. See
+// hw/ffsamp/doc/ffsamp.md for the cycle counts.
 //
 // Command: start_i with logn_i, sigma_min_i (fa_sigma_min[logn]),
 //   max_trials_i (SamplerZ's trial watchdog, 0 = 255), wdog_i (cycle limit
@@ -109,9 +118,8 @@ module ffsamp_engine #(
 	// microprograms: {op, rd, ra, rb, port}
 	localparam [3:0] O_END = 4'd0, O_LD = 4'd1, O_ST = 4'd2, O_ADD = 4'd3,
 	                 O_SUB = 4'd4, O_MUL = 4'd5, O_MULN = 4'd6, O_LDW = 4'd7,
-	                 O_SZ = 4'd8, O_ADDH = 4'd9, O_SUBH = 4'd10;
-	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_T0 = 3'd3,
-	                 K_LEAF = 3'd4;
+	                 O_SZ = 4'd8, O_ADDH = 4'd9, O_SUBH = 4'd10, O_LDT = 4'd11;
+	localparam [2:0] K_SPLIT = 3'd0, K_MERGE = 3'd1, K_NODE1 = 3'd2, K_T0 = 3'd3;
 
 	function [16:0] I(input [3:0] op, input [2:0] rd, input [2:0] ra,
 		input [2:0] rb, input [3:0] port);
@@ -130,29 +138,29 @@ module ffsamp_engine #(
 				2: ucode = I(O_LD, 2, 0, 0, 2);    // b_re = f[2k + 1]
 				3: ucode = I(O_LD, 3, 0, 0, 3);    // b_im = f[2k + 1 + hn]
 				4: ucode = I(O_LDW, 4, 0, 0, 0);   // R4, R5 = root[hn + k]
-				5: ucode = I(O_ADDH, 6, 0, 2, 0);
-				6: ucode = I(O_ADDH, 7, 1, 3, 0);
-				7: ucode = I(O_SUBH, 0, 0, 2, 0);  // d_re
-				8: ucode = I(O_SUBH, 1, 1, 3, 0);  // d_im
-				9: ucode = I(O_ST, 0, 6, 0, 4);    // f0[k]
-				10: ucode = I(O_ST, 0, 7, 0, 5);   // f0[k + qn]
-				11: ucode = I(O_MUL, 2, 0, 4, 0);  // d_re w_re
-				12: ucode = I(O_MULN, 3, 1, 5, 0); // d_im (-w_im)
-				13: ucode = I(O_MULN, 0, 0, 5, 0); // d_re (-w_im)
-				14: ucode = I(O_MUL, 1, 1, 4, 0);  // d_im w_re
+				5: ucode = I(O_SUBH, 6, 0, 2, 0);  // d_re
+				6: ucode = I(O_SUBH, 7, 1, 3, 0);  // d_im
+				7: ucode = I(O_ADDH, 0, 0, 2, 0);
+				8: ucode = I(O_ADDH, 1, 1, 3, 0);
+				9: ucode = I(O_MUL, 2, 6, 4, 0);   // d_re w_re
+				10: ucode = I(O_MULN, 3, 7, 5, 0); // d_im (-w_im)
+				11: ucode = I(O_MULN, 6, 6, 5, 0); // d_re (-w_im)
+				12: ucode = I(O_MUL, 7, 7, 4, 0);  // d_im w_re
+				13: ucode = I(O_ST, 0, 0, 0, 4);   // f0[k]
+				14: ucode = I(O_ST, 0, 1, 0, 5);   // f0[k + qn]
 				15: ucode = I(O_SUB, 2, 2, 3, 0);
-				16: ucode = I(O_ADD, 0, 0, 1, 0);
+				16: ucode = I(O_ADD, 6, 6, 7, 0);
 				17: ucode = I(O_ST, 0, 2, 0, 6);   // f1[k]
-				18: ucode = I(O_ST, 0, 0, 0, 7);   // f1[k + qn]
+				18: ucode = I(O_ST, 0, 6, 0, 7);   // f1[k + qn]
 				default: ;
 			endcase
 			// t = f1 * w: CMUL(f1_re, f1_im, w_re, w_im); f = f0 +- t
 			K_MERGE: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);    // a_re = f0[k]
-				1: ucode = I(O_LD, 1, 0, 0, 1);    // a_im = f0[k + qn]
-				2: ucode = I(O_LD, 2, 0, 0, 2);    // f1[k]
-				3: ucode = I(O_LD, 3, 0, 0, 3);    // f1[k + qn]
-				4: ucode = I(O_LDW, 4, 0, 0, 0);
+				0: ucode = I(O_LDW, 4, 0, 0, 0);   // R4, R5 = root[hn + k]
+				1: ucode = I(O_LD, 2, 0, 0, 2);    // f1[k]
+				2: ucode = I(O_LD, 3, 0, 0, 3);    // f1[k + qn]
+				3: ucode = I(O_LD, 0, 0, 0, 0);    // a_re = f0[k]
+				4: ucode = I(O_LD, 1, 0, 0, 1);    // a_im = f0[k + qn]
 				5: ucode = I(O_MUL, 6, 2, 4, 0);   // f1_re w_re
 				6: ucode = I(O_MUL, 7, 3, 5, 0);   // f1_im w_im
 				7: ucode = I(O_MUL, 2, 2, 5, 0);   // f1_re w_im
@@ -176,8 +184,8 @@ module ffsamp_engine #(
 				1: ucode = I(O_LD, 1, 0, 0, 1);    // z1[u]
 				2: ucode = I(O_LD, 2, 0, 0, 2);    // t1[u + hn]
 				3: ucode = I(O_LD, 3, 0, 0, 3);    // z1[u + hn]
-				4: ucode = I(O_LD, 4, 0, 0, 4);    // l10[u]
-				5: ucode = I(O_LD, 5, 0, 0, 5);    // l10[u + hn]
+				4: ucode = I(O_LDT, 4, 0, 0, 4);   // l10[u]
+				5: ucode = I(O_LDT, 5, 0, 0, 5);   // l10[u + hn]
 				6: ucode = I(O_SUB, 0, 0, 1, 0);   // d_re
 				7: ucode = I(O_SUB, 2, 2, 3, 0);   // d_im
 				8: ucode = I(O_LD, 6, 0, 0, 6);    // t0[u]
@@ -194,15 +202,37 @@ module ffsamp_engine #(
 				19: ucode = I(O_ST, 0, 0, 0, 9);   // tmp[u + hn]
 				default: ;
 			endcase
-			// samp_pair: z0 = SamplerZ(t0, s), z1 = SamplerZ(t1, s)
-			K_LEAF: case (pc)
-				0: ucode = I(O_LD, 0, 0, 0, 0);
-				1: ucode = I(O_LD, 1, 0, 0, 1);
-				2: ucode = I(O_LD, 2, 0, 0, 2);
-				3: ucode = I(O_SZ, 3, 0, 2, 0);
-				4: ucode = I(O_SZ, 4, 1, 2, 0);
-				5: ucode = I(O_ST, 0, 3, 0, 4);
-				6: ucode = I(O_ST, 0, 4, 0, 5);
+			// a whole node of logn 1 (n = 2, one complex slot; its split and
+			// merge are copies): the right leaf z1 = (SamplerZ(t1_re, s1),
+			// SamplerZ(t1_im, s1)); tmp = (t1 - z1) * l10 + t0 as K_T0;
+			// the left leaf z0 = (SamplerZ(tmp_re, s0), SamplerZ(tmp_im, s0))
+			K_NODE1: case (pc)
+				0: ucode = I(O_LD, 0, 0, 0, 0);    // t1_re
+				1: ucode = I(O_LD, 1, 0, 0, 1);    // t1_im
+				2: ucode = I(O_LDT, 2, 0, 0, 2);   // s1 = 1/sigma' (right leaf)
+				3: ucode = I(O_SZ, 3, 0, 2, 0);    // z1_re
+				4: ucode = I(O_SZ, 4, 1, 2, 0);    // z1_im
+				5: ucode = I(O_ST, 0, 3, 0, 8);    // z1[0]
+				6: ucode = I(O_ST, 0, 4, 0, 9);    // z1[1]
+				7: ucode = I(O_SUB, 0, 0, 3, 0);   // d_re
+				8: ucode = I(O_SUB, 1, 1, 4, 0);   // d_im
+				9: ucode = I(O_LDT, 2, 0, 0, 3);   // l10_re
+				10: ucode = I(O_LDT, 3, 0, 0, 4);  // l10_im
+				11: ucode = I(O_MUL, 4, 0, 2, 0);  // d_re l_re
+				12: ucode = I(O_MUL, 5, 1, 3, 0);  // d_im l_im
+				13: ucode = I(O_MUL, 6, 0, 3, 0);  // d_re l_im
+				14: ucode = I(O_MUL, 7, 1, 2, 0);  // d_im l_re
+				15: ucode = I(O_LD, 0, 0, 0, 5);   // t0_re
+				16: ucode = I(O_LD, 1, 0, 0, 6);   // t0_im
+				17: ucode = I(O_LDT, 2, 0, 0, 7);  // s0 (left leaf)
+				18: ucode = I(O_SUB, 4, 4, 5, 0);  // a_re
+				19: ucode = I(O_ADD, 6, 6, 7, 0);  // a_im
+				20: ucode = I(O_ADD, 4, 4, 0, 0);  // tmp_re
+				21: ucode = I(O_ADD, 6, 6, 1, 0);  // tmp_im
+				22: ucode = I(O_SZ, 3, 4, 2, 0);   // z0_re
+				23: ucode = I(O_SZ, 5, 6, 2, 0);   // z0_im
+				24: ucode = I(O_ST, 0, 3, 0, 10);  // z0[0]
+				25: ucode = I(O_ST, 0, 5, 0, 11);  // z0[1]
 				default: ;
 			endcase
 			default: ;
@@ -234,136 +264,218 @@ module ffsamp_engine #(
 	reg  [15:0] fr_tmp  [0:MAXLOGN];
 	reg  [2:0]  fr_ph   [0:MAXLOGN];
 
-	// running kernel
+	// running kernel: NT element threads, thread t on registers
+	// R(8t) .. R(8t + 7); each runs the kernel's microprogram on one
+	// element at a time, in order, and takes the next element index when
+	// it reaches END
+	localparam integer TW = 2;               // log2 of the thread count
+	localparam integer NT = 1 << TW;
+	localparam integer RW = TW + 3;          // register index width
+	localparam integer NR = 8 << TW;
 	reg  [2:0]  kind_q;
-	reg  [5:0]  pc_q;            // {microprogram pc, bank} in dual mode
-	reg  [10:0] k_q, kcnt_q;     // element index, element count
+	reg  [10:0] kcnt_q, kn_q;    // element count, next element to hand out
 	reg  [15:0] ba_q, bb_q, bc_q, bd_q, be_q;
 	reg  [10:0] hn_q, qn_q;
-	reg  [63:0] rf_q [0:15];     // bank 0: R0..R7, bank 1: R8..R15
-	reg  [15:0] pend_q;          // register waiting for a result
-	// write-back tags {valid, rd, half} of the adder / multiplier pipelines
-	reg  [5:0]  wba_q [0:6];     // the adder's result: 7 cycles after issue
-	reg  [4:0]  wbm_q [0:5];     // the multiplier's: 6 cycles after issue
-	reg  [4:0]  wbl_q;           // {valid, rd} of a memory load
+	reg  [NT-1:0] act_q;         // thread has an element
+	reg  [4:0]  tpc_q [0:NT-1];  // thread's microprogram counter
+	reg  [10:0] tk_q  [0:NT-1];  // thread's element
+	reg  [63:0] rf_q [0:NR-1];
+	reg  [NR-1:0] pend_q;        // register waiting for a result
+	// write-back tags {valid, register, half} of the adder / multiplier
+	// pipelines, {valid, register} of the memory and ROM reads
+	reg  [RW+1:0] wba_q [0:6];   // the adder's result: 7 cycles after issue
+	reg  [RW:0]   wbm_q [0:5];   // the multiplier's: 6 cycles after issue
+	reg  [RW:0]   wbl_q, wbt_q, wbr_q;  // work / tree / ROM read: 1 cycle
 
 	wire [3:0]  nl = logn_q - d_q;                 // node logn
 	wire [10:0] nn = 11'd1 << nl;                  // node size
 	wire [10:0] nh = nn >> 1;
 	wire [15:0] sub_tree = {12'd0, nl} << (nl - 4'd1);  // TREESIZE(nl - 1)
+	// element count of the kernel that S_NODE starts (leaf: 1; phase 3:
+	// the n/2 complex slots; split / merge: the n/4 pairs)
+	wire [10:0] node_kcnt = (nl == 4'd1) ? 11'd1 :
+	                        (fr_ph[d_q] == 3'd3) ? nh : {1'b0, nh[10:1]};
 
-	// dual mode (an even element count of at least 2): elements k and k + 1
-	// run the same microprogram interleaved instruction by instruction,
-	// k on register bank 0, k + 1 on bank 1, so that one element's
-	// instructions issue while the other's wait for results
-	wire        dual = (kcnt_q >= 11'd2);
-	wire        bank = dual & pc_q[0];
-	wire [4:0]  upc = dual ? pc_q[5:1] : pc_q[4:0];
-	wire [16:0] ins = ucode(kind_q, upc);
-	wire [3:0]  i_op = ins[16:13];
-	wire [3:0]  i_rd = {bank, ins[12:10]}, i_ra = {bank, ins[9:7]}, i_rb = {bank, ins[6:4]};
-	wire [3:0]  i_rd1 = {bank, ins[12:10] + 3'd1};
-	wire [3:0]  i_port = ins[3:0];
-	wire [10:0] k_el = k_q + {10'd0, bank};       // this instruction's element
-	wire [5:0]  pc_step = 6'd1;
+	// element addresses of a kernel for (port, element k); the kernel's
+	// kind and bases are arguments (a continuous assignment is evaluated
+	// again when its arguments change)
+	function [15:0] paddr(input [2:0] kind, input [3:0] port, input [10:0] k,
+		input [15:0] ba_q, input [15:0] bb_q, input [15:0] bc_q, input [15:0] bd_q,
+		input [15:0] be_q, input [10:0] hn, input [10:0] qn);
+		reg [15:0] k16, hn16, qn16;
+		begin
+			k16 = {5'd0, k}; hn16 = {5'd0, hn}; qn16 = {5'd0, qn};
+			paddr = 16'd0;
+			case (kind)
+			K_SPLIT: case (port)
+				4'd0: paddr = ba_q + (k16 << 1);
+				4'd1: paddr = ba_q + (k16 << 1) + hn16;
+				4'd2: paddr = ba_q + (k16 << 1) + 16'd1;
+				4'd3: paddr = ba_q + (k16 << 1) + 16'd1 + hn16;
+				4'd4: paddr = bc_q + k16;
+				4'd5: paddr = bc_q + k16 + qn16;
+				4'd6: paddr = bc_q + hn16 + k16;
+				default: paddr = bc_q + hn16 + k16 + qn16;
+			endcase
+			K_MERGE: case (port)
+				4'd0: paddr = ba_q + k16;
+				4'd1: paddr = ba_q + k16 + qn16;
+				4'd2: paddr = ba_q + hn16 + k16;
+				4'd3: paddr = ba_q + hn16 + k16 + qn16;
+				4'd4: paddr = bc_q + (k16 << 1);
+				4'd5: paddr = bc_q + (k16 << 1) + hn16;
+				4'd6: paddr = bc_q + (k16 << 1) + 16'd1;
+				default: paddr = bc_q + (k16 << 1) + 16'd1 + hn16;
+			endcase
+			K_T0: case (port)   // ba t1, bb z1, bc tmp, bd tree, be t0
+				4'd0: paddr = ba_q + k16;
+				4'd1: paddr = bb_q + k16;
+				4'd2: paddr = ba_q + k16 + hn16;
+				4'd3: paddr = bb_q + k16 + hn16;
+				4'd4: paddr = bd_q + k16;
+				4'd5: paddr = bd_q + k16 + hn16;
+				4'd6: paddr = be_q + k16;
+				4'd7: paddr = be_q + k16 + hn16;
+				4'd8: paddr = bc_q + k16;
+				default: paddr = bc_q + k16 + hn16;
+			endcase
+			default: case (port)   // K_NODE1: ba t1, bb t0, bc tree, bd z1, be z0
+				4'd0: paddr = ba_q;
+				4'd1: paddr = ba_q + 16'd1;
+				4'd2: paddr = bc_q + 16'd3;     // right leaf: tree + 2 + TREESIZE(0)
+				4'd3: paddr = bc_q;
+				4'd4: paddr = bc_q + 16'd1;
+				4'd5: paddr = bb_q;
+				4'd6: paddr = bb_q + 16'd1;
+				4'd7: paddr = bc_q + 16'd2;     // left leaf: tree + 2
+				4'd8: paddr = bd_q;
+				4'd9: paddr = bd_q + 16'd1;
+				4'd10: paddr = be_q;
+				default: paddr = be_q + 16'd1;
+			endcase
+			endcase
+		end
+	endfunction
 
-	// element addresses of the running kernel
-	reg  [15:0] port_addr;
-	wire [15:0] k16 = {5'd0, k_el}, hn16 = {5'd0, hn_q}, qn16 = {5'd0, qn_q};
-	always @(*) begin
-		port_addr = 16'd0;
-		case (kind_q)
-		K_SPLIT: case (i_port)
-			4'd0: port_addr = ba_q + (k16 << 1);
-			4'd1: port_addr = ba_q + (k16 << 1) + hn16;
-			4'd2: port_addr = ba_q + (k16 << 1) + 16'd1;
-			4'd3: port_addr = ba_q + (k16 << 1) + 16'd1 + hn16;
-			4'd4: port_addr = bc_q + k16;
-			4'd5: port_addr = bc_q + k16 + qn16;
-			4'd6: port_addr = bc_q + hn16 + k16;
-			default: port_addr = bc_q + hn16 + k16 + qn16;
-		endcase
-		K_MERGE: case (i_port)
-			4'd0: port_addr = ba_q + k16;
-			4'd1: port_addr = ba_q + k16 + qn16;
-			4'd2: port_addr = ba_q + hn16 + k16;
-			4'd3: port_addr = ba_q + hn16 + k16 + qn16;
-			4'd4: port_addr = bc_q + (k16 << 1);
-			4'd5: port_addr = bc_q + (k16 << 1) + hn16;
-			4'd6: port_addr = bc_q + (k16 << 1) + 16'd1;
-			default: port_addr = bc_q + (k16 << 1) + 16'd1 + hn16;
-		endcase
-		K_T0: case (i_port)   // ba t1, bb z1, bc tmp, bd tree, be t0
-			4'd0: port_addr = ba_q + k16;
-			4'd1: port_addr = bb_q + k16;
-			4'd2: port_addr = ba_q + k16 + hn16;
-			4'd3: port_addr = bb_q + k16 + hn16;
-			4'd4: port_addr = bd_q + k16;
-			4'd5: port_addr = bd_q + k16 + hn16;
-			4'd6: port_addr = be_q + k16;
-			4'd7: port_addr = be_q + k16 + hn16;
-			4'd8: port_addr = bc_q + k16;
-			default: port_addr = bc_q + k16 + hn16;
-		endcase
-		default: case (i_port)   // K_LEAF
-			4'd0: port_addr = ba_q;
-			4'd1: port_addr = bb_q;
-			4'd2: port_addr = bc_q;
-			4'd4: port_addr = bd_q;
-			default: port_addr = be_q;
-		endcase
-		endcase
+	// per thread: the current instruction, whether it may issue (its
+	// operands and its destination are not waiting for a result), and the
+	// unit it asks for
+	localparam integer U_RD = 0, U_RT = 1, U_WR = 2, U_ADD = 3, U_MUL = 4,
+	                   U_ROM = 5, U_END = 6, U_SZ = 7, NU = 8;
+	reg  [16:0] tins [0:NT-1];
+	reg  [NT-1:0] want [0:NU-1];
+	reg  [NT-1:0] tlast;         // the thread's instruction is its last
+	always @(*) begin : decode
+		reg  [16:0] nxt_t;
+		reg  [3:0]  op_t;
+		reg  [RW-1:0] rd_t, ra_t, rb_t, rd1_t;
+		reg  [TW-1:0] tt;
+		reg         ok_t;
+		integer t, u;
+		for (u = 0; u < NU; u = u + 1) want[u] = {NT{1'b0}};
+		for (t = 0; t < NT; t = t + 1) begin
+			tt = t;
+			tins[t] = ucode(kind_q, tpc_q[t]);
+			nxt_t = ucode(kind_q, tpc_q[t] + 5'd1);
+			tlast[t] = (nxt_t[16:13] == O_END);
+			op_t = tins[t][16:13];
+			rd_t = {tt, tins[t][12:10]};
+			rd1_t = {tt, tins[t][12:10] + 3'd1};
+			ra_t = {tt, tins[t][9:7]};
+			rb_t = {tt, tins[t][6:4]};
+			case (op_t)
+			O_END: ok_t = 1'b1;
+			O_LD, O_LDT: ok_t = ~pend_q[rd_t];
+			O_ST:  ok_t = ~pend_q[ra_t];
+			O_LDW: ok_t = ~pend_q[rd_t] & ~pend_q[rd1_t];
+			default: ok_t = ~pend_q[ra_t] & ~pend_q[rb_t] & ~pend_q[rd_t];
+			endcase
+			ok_t = ok_t & act_q[t] & (st_q == S_ISSUE);
+			case (op_t)
+			O_END: want[U_END][t] = ok_t;
+			O_LD:  want[U_RD][t] = ok_t;
+			O_LDT: want[U_RT][t] = ok_t;
+			O_ST:  want[U_WR][t] = ok_t;
+			O_LDW: want[U_ROM][t] = ok_t;
+			O_SZ:  want[U_SZ][t] = ok_t;
+			O_MUL, O_MULN: want[U_MUL][t] = ok_t;
+			default: want[U_ADD][t] = ok_t;
+			endcase
+		end
 	end
 
-	// issue condition of the current instruction: its operands and its
-	// destination are not waiting for a result
-	reg  can_issue;
-	always @(*) begin
-		case (i_op)
-		O_END: can_issue = (dual & ~bank) | (pend_q == 16'd0);
-		O_LD:  can_issue = ~pend_q[i_rd];
-		O_ST:  can_issue = ~pend_q[i_ra];
-		O_LDW: can_issue = ~pend_q[i_rd] & ~pend_q[i_rd1];
-		default: can_issue = ~pend_q[i_ra] & ~pend_q[i_rb] & ~pend_q[i_rd];
-		endcase
+	// one instruction per unit and cycle: the lowest-numbered thread that
+	// asks gets it (fixed priority: the schedule is a function of the
+	// kernel and its element count only)
+	reg  [NT-1:0] gnt [0:NU-1];
+	reg  [TW-1:0] gix [0:NU-1];
+	reg  [NU-1:0] gany;
+	always @(*) begin : grant
+		integer u, v;
+		for (u = 0; u < NU; u = u + 1) begin
+			gnt[u] = want[u] & (~want[u] + {{(NT-1){1'b0}}, 1'b1});
+			gany[u] = (want[u] != {NT{1'b0}});
+			gix[u] = {TW{1'b0}};
+			for (v = NT - 1; v >= 0; v = v - 1)
+				if (want[u][v]) gix[u] = v;
+		end
 	end
-	wire issue = (st_q == S_ISSUE) & can_issue;
+	wire [NT-1:0] gthr = gnt[U_RD] | gnt[U_RT] | gnt[U_WR] | gnt[U_ADD] |
+	                     gnt[U_MUL] | gnt[U_ROM];
+	// a thread that issues the last instruction of its element takes the
+	// next element in the same cycle (the END itself takes no cycle)
+	wire [NT-1:0] gend = gthr & tlast;
+	// results still to come (set by this cycle's issues)
+	wire issue_pend = gany[U_RD] | gany[U_RT] | gany[U_ROM] | gany[U_ADD] | gany[U_MUL];
+
+	// the granted instruction of each unit, its element and registers
+	wire [16:0] ins_rd = tins[gix[U_RD]], ins_rt = tins[gix[U_RT]], ins_wr = tins[gix[U_WR]],
+	            ins_add = tins[gix[U_ADD]], ins_mul = tins[gix[U_MUL]],
+	            ins_rom = tins[gix[U_ROM]], ins_sz = tins[0];
+	wire [15:0] rd_addr = paddr(kind_q, ins_rd[3:0], tk_q[gix[U_RD]],
+		ba_q, bb_q, bc_q, bd_q, be_q, hn_q, qn_q);
+	wire [15:0] rt_addr = paddr(kind_q, ins_rt[3:0], tk_q[gix[U_RT]],
+		ba_q, bb_q, bc_q, bd_q, be_q, hn_q, qn_q);
+	wire [15:0] wr_addr = paddr(kind_q, ins_wr[3:0], tk_q[gix[U_WR]],
+		ba_q, bb_q, bc_q, bd_q, be_q, hn_q, qn_q);
+	wire [RW-1:0] wr_src = {gix[U_WR], ins_wr[9:7]};
+	wire [RW-1:0] add_ra = {gix[U_ADD], ins_add[9:7]}, add_rb = {gix[U_ADD], ins_add[6:4]};
+	wire [RW-1:0] mul_ra = {gix[U_MUL], ins_mul[9:7]}, mul_rb = {gix[U_MUL], ins_mul[6:4]};
+	wire [3:0]  add_op = ins_add[16:13], mul_op = ins_mul[16:13];
 
 	// ---------------------------------------------------------------
-	// memories
+	// memories: one write port and one read port each (simple dual-port
+	// RAM); the host has them while the engine is idle
 	wire        busy = (st_q != S_IDLE);
-	wire        eng_wr = issue & (i_op == O_ST);
-	wire [15:0] eng_addr = port_addr;
-	wire [63:0] eng_wdata = rf_q[i_ra];
+	wire        eng_wr = gany[U_WR];
 
-	wire        w_we = busy ? (eng_wr & ~eng_addr[15]) : (mem_we_i & ~mem_sel_i);
-	wire        t_we = busy ? 1'b0 : (mem_we_i & mem_sel_i);
-	wire [15:0] w_addr = busy ? eng_addr : mem_addr_i;
-	wire [15:0] t_addr = busy ? eng_addr : mem_addr_i;
-	wire [63:0] w_wdata = busy ? eng_wdata : mem_wdata_i;
+	wire        w_we = busy ? eng_wr : (mem_we_i & ~mem_sel_i);
+	wire        t_we = ~busy & mem_we_i & mem_sel_i;
+	wire [15:0] w_waddr = busy ? wr_addr : mem_addr_i;
+	wire [15:0] w_raddr = busy ? rd_addr : mem_addr_i;
+	wire [15:0] t_raddr = busy ? rt_addr : mem_addr_i;
+	wire [63:0] w_wdata = busy ? rf_q[wr_src] : mem_wdata_i;
 
 	reg  [63:0] wram [0:WORK_WORDS-1];
 	reg  [63:0] tram [0:TREE_WORDS-1];
 	reg  [63:0] w_rdata, t_rdata;
 	reg         rsel_q;
 	always @(posedge clk_i) begin
-		if (w_we) wram[w_addr[14:0]] <= w_wdata;
-		w_rdata <= wram[w_addr[14:0]];
+		if (w_we) wram[w_waddr[14:0]] <= w_wdata;
+		w_rdata <= wram[w_raddr[14:0]];
 	end
 	always @(posedge clk_i) begin
-		if (t_we) tram[t_addr[14:0]] <= mem_wdata_i;
-		t_rdata <= tram[t_addr[14:0]];
+		if (t_we) tram[mem_addr_i[14:0]] <= mem_wdata_i;
+		t_rdata <= tram[t_raddr[14:0]];
 	end
-	always @(posedge clk_i) rsel_q <= busy ? eng_addr[15] : mem_sel_i;
+	always @(posedge clk_i) rsel_q <= mem_sel_i;
 	assign mem_rdata_o = rsel_q ? t_rdata : w_rdata;
-	wire [63:0] rdata = rsel_q ? t_rdata : w_rdata;
 
-	// twiddles: root[hn + k] = {re, im} and root[hn + k + 1] for bank 1
-	// (registered ROMs; k is stable for many cycles before an LDW)
-	wire [127:0] root0, root1;
-	fft_roots_rom u_roots0 (.clk(clk_i), .addr(hn_q[9:0] + k_q[9:0]), .data(root0));
-	fft_roots_rom u_roots1 (.clk(clk_i), .addr(hn_q[9:0] + k_q[9:0] + 10'd1), .data(root1));
-	wire [127:0] root = bank ? root1 : root0;
+	// twiddles: root[hn + k] = {re, im} of the granted LDW's element
+	// (registered ROM: the value one cycle after the address)
+	wire [127:0] root;
+	wire [9:0]   rom_addr = hn_q[9:0] + tk_q[gix[U_ROM]][9:0];
+	fft_roots_rom u_roots (.clk(clk_i), .addr(rom_addr), .data(root));
 
 	// ---------------------------------------------------------------
 	// binary64 units, operands registered (results held while operands are)
@@ -377,15 +489,17 @@ module ffsamp_engine #(
 		fhalf = (x[62:52] >= 11'd2) ? (x - 64'h0010000000000000) : (x & SIGN);
 	endfunction
 
-	// SamplerZ at the leaves
+	// SamplerZ at the leaves (thread 0: a leaf is one element)
 	reg         sz_start;
 	wire        sz_done, sz_busy;
 	wire [31:0] sz_z;
 	wire [1:0]  sz_err;
 	wire [7:0]  sz_trials;
 	wire [63:0] sz_f;
+	wire [RW-1:0] sz_ra = {{TW{1'b0}}, ins_sz[9:7]}, sz_rb = {{TW{1'b0}}, ins_sz[6:4]},
+	              sz_rd = {{TW{1'b0}}, ins_sz[12:10]};
 	samplerz u_samplerz (.clk_i(clk_i), .rst_ni(rst_ni), .start_i(sz_start),
-		.mu_i(rf_q[i_ra]), .isigma_i(rf_q[i_rb]), .sigma_min_i(smin_q),
+		.mu_i(rf_q[sz_ra]), .isigma_i(rf_q[sz_rb]), .sigma_min_i(smin_q),
 		.max_trials_i(maxt_q), .done_o(sz_done), .z_o(sz_z), .err_o(sz_err),
 		.trials_o(sz_trials), .busy_o(sz_busy), .rd_valid_o(rd_valid_o),
 		.rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i), .rd_byte_i(rd_byte_i));
@@ -400,21 +514,25 @@ module ffsamp_engine #(
 	                (cyc_q == wdog_q);
 
 	integer j;
+	reg  [10:0] kn_v;            // S_ISSUE's element hand-out (blocking)
+	reg  [NT-1:0] act_v;
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin
 			st_q <= S_IDLE; logn_q <= 4'd1; d_q <= 4'd0; tree_logn_q <= 4'd0;
 			tree_ok_q <= 1'b0; smin_q <= 64'd0; maxt_q <= 8'd0; wdog_q <= 32'd0;
 			cyc_q <= 32'd0; err_q <= ERR_OK; nsamp_q <= 16'd0; szc_q <= 32'd0;
 			sz_cycles_o <= 32'd0;
-			kind_q <= K_SPLIT; pc_q <= 6'd0; k_q <= 11'd0; kcnt_q <= 11'd0;
+			kind_q <= K_SPLIT; kcnt_q <= 11'd0; kn_q <= 11'd0; act_q <= {NT{1'b0}};
 			ba_q <= 16'd0; bb_q <= 16'd0; bc_q <= 16'd0; bd_q <= 16'd0; be_q <= 16'd0;
-			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= 16'd0; wbl_q <= 5'd0;
+			hn_q <= 11'd0; qn_q <= 11'd0; pend_q <= {NR{1'b0}};
+			wbl_q <= {(RW+1){1'b0}}; wbt_q <= {(RW+1){1'b0}}; wbr_q <= {(RW+1){1'b0}};
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; refused_o <= 1'b0; err_o <= ERR_OK; cycles_o <= 32'd0;
 			samples_o <= 16'd0;
-			for (j = 0; j < 16; j = j + 1) rf_q[j] <= 64'd0;
-			for (j = 0; j < 7; j = j + 1) wba_q[j] <= 6'd0;
-			for (j = 0; j < 6; j = j + 1) wbm_q[j] <= 5'd0;
+			for (j = 0; j < NR; j = j + 1) rf_q[j] <= 64'd0;
+			for (j = 0; j < NT; j = j + 1) begin tpc_q[j] <= 5'd0; tk_q[j] <= 11'd0; end
+			for (j = 0; j < 7; j = j + 1) wba_q[j] <= {(RW+2){1'b0}};
+			for (j = 0; j < 6; j = j + 1) wbm_q[j] <= {(RW+1){1'b0}};
 			for (j = 0; j <= MAXLOGN; j = j + 1) begin
 				fr_tree[j] <= 16'd0; fr_t0[j] <= 16'd0; fr_t1[j] <= 16'd0;
 				fr_z0[j] <= 16'd0; fr_z1[j] <= 16'd0; fr_tmp[j] <= 16'd0;
@@ -433,17 +551,25 @@ module ffsamp_engine #(
 			if (st_q == S_SZW) szc_q <= szc_q + 32'd1;
 
 			// write-back: pipelines move on every cycle; a result clears
-			// its register's pending bit (issue below may set another)
-			wba_q[0] <= 6'd0; wbm_q[0] <= 5'd0; wbl_q <= 5'd0;
+			// its register's pending bit (an issue below may set another)
+			wba_q[0] <= {(RW+2){1'b0}}; wbm_q[0] <= {(RW+1){1'b0}};
+			wbl_q <= {(RW+1){1'b0}}; wbt_q <= {(RW+1){1'b0}}; wbr_q <= {(RW+1){1'b0}};
 			for (j = 1; j < 7; j = j + 1) wba_q[j] <= wba_q[j - 1];
 			for (j = 1; j < 6; j = j + 1) wbm_q[j] <= wbm_q[j - 1];
-			if (wba_q[6][5]) rf_q[wba_q[6][4:1]] <= wba_q[6][0] ? fhalf(add_y) : add_y;
-			if (wbm_q[5][4]) rf_q[wbm_q[5][3:0]] <= mul_y;
-			if (wbl_q[4]) rf_q[wbl_q[3:0]] <= rdata;
-			for (j = 0; j < 16; j = j + 1) begin
-				if ((wba_q[6][5] && wba_q[6][4:1] == j) ||
-				    (wbm_q[5][4] && wbm_q[5][3:0] == j) ||
-				    (wbl_q[4] && wbl_q[3:0] == j))
+			if (wba_q[6][RW+1]) rf_q[wba_q[6][RW:1]] <= wba_q[6][0] ? fhalf(add_y) : add_y;
+			if (wbm_q[5][RW]) rf_q[wbm_q[5][RW-1:0]] <= mul_y;
+			if (wbl_q[RW]) rf_q[wbl_q[RW-1:0]] <= w_rdata;
+			if (wbt_q[RW]) rf_q[wbt_q[RW-1:0]] <= t_rdata;
+			if (wbr_q[RW]) begin
+				rf_q[wbr_q[RW-1:0]] <= root[127:64];
+				rf_q[wbr_q[RW-1:0] + 1'b1] <= root[63:0];
+			end
+			for (j = 0; j < NR; j = j + 1) begin
+				if ((wba_q[6][RW+1] && wba_q[6][RW:1] == j) ||
+				    (wbm_q[5][RW] && wbm_q[5][RW-1:0] == j) ||
+				    (wbl_q[RW] && wbl_q[RW-1:0] == j) ||
+				    (wbt_q[RW] && wbt_q[RW-1:0] == j) ||
+				    (wbr_q[RW] && (wbr_q[RW-1:0] == j || wbr_q[RW-1:0] + 1'b1 == j)))
 					pend_q[j] <= 1'b0;
 			end
 
@@ -456,6 +582,7 @@ module ffsamp_engine #(
 				wdog_q <= (wdog_i == 32'd0) ? 32'hFFFFFFFF : wdog_i;
 				smin_q <= sigma_min_i; maxt_q <= max_trials_i;
 				logn_q <= logn_i; d_q <= 4'd0; err_q <= ERR_OK;
+				act_q <= {NT{1'b0}};
 				if (!tree_ok_q) begin
 					err_q <= ERR_NOTREE; st_q <= S_DONE;
 				end else if (logn_bad) begin
@@ -474,37 +601,32 @@ module ffsamp_engine #(
 			end
 			// the next phase of the node on top of the stack
 			S_NODE: begin
-				pc_q <= 6'd0; k_q <= 11'd0;
 				hn_q <= nh; qn_q <= nh >> 1;
-				if (nl == 4'd0) begin
-					if (fr_ph[d_q] == 3'd0) begin
-						kind_q <= K_LEAF; kcnt_q <= 11'd1;
-						ba_q <= fr_t0[d_q]; bb_q <= fr_t1[d_q]; bc_q <= fr_tree[d_q];
-						bd_q <= fr_z0[d_q]; be_q <= fr_z1[d_q];
-						st_q <= S_ISSUE;
-					end else begin
-						d_q <= d_q - 4'd1;
-						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 3'd1;
-					end
+				// the threads of a kernel started here: thread t takes
+				// element t (those beyond the element count stay idle)
+				kcnt_q <= node_kcnt;
+				kn_q <= (node_kcnt < NT) ? node_kcnt : NT;
+				for (j = 0; j < NT; j = j + 1) begin
+					act_q[j] <= (j < node_kcnt);
+					tpc_q[j] <= 5'd0;
+					tk_q[j] <= j;
+				end
+				if (nl == 4'd1) begin
+					// a node of logn 1 is one kernel (K_NODE1); the kernel's
+					// end returns to the parent
+					kind_q <= K_NODE1;
+					ba_q <= fr_t1[d_q]; bb_q <= fr_t0[d_q]; bc_q <= fr_tree[d_q];
+					bd_q <= fr_z1[d_q]; be_q <= fr_z0[d_q];
+					st_q <= S_ISSUE;
 				end else case (fr_ph[d_q])
-				// logn 1: split and merge are copies of two words (z1 = t1,
-				// z1 = tmp, z0 = tmp, z0 = tmp); they are skipped and the leaf
-				// reads and writes the copies' sources and destinations
-				// (below), the same values in the same places
-				3'd0, 3'd4: if (nl == 4'd1) begin
-					fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
-				end else begin      // split
+				3'd0, 3'd4: begin   // split
 					kind_q <= K_SPLIT;
-					kcnt_q <= {1'b0, nh[10:1]};
 					ba_q <= (fr_ph[d_q] == 3'd0) ? fr_t1[d_q] : fr_tmp[d_q];
 					bc_q <= (fr_ph[d_q] == 3'd0) ? fr_z1[d_q] : fr_z0[d_q];
 					st_q <= S_ISSUE;
 				end
-				3'd2, 3'd6: if (nl == 4'd1) begin
-					fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
-				end else begin      // merge
+				3'd2, 3'd6: begin   // merge
 					kind_q <= K_MERGE;
-					kcnt_q <= {1'b0, nh[10:1]};
 					ba_q <= fr_tmp[d_q];
 					bc_q <= (fr_ph[d_q] == 3'd2) ? fr_z1[d_q] : fr_z0[d_q];
 					st_q <= S_ISSUE;
@@ -513,27 +635,17 @@ module ffsamp_engine #(
 					// phase moves on when the child returns
 					fr_tree[d_q + 4'd1] <= fr_tree[d_q] + {5'd0, nn} +
 						((fr_ph[d_q] == 3'd1) ? sub_tree : 16'd0);
-					if (nl == 4'd1) begin
-						// the leaf: (t1 | tmp) in, (z1 | z0) out
-						fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_t1[d_q] : fr_tmp[d_q];
-						fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_t1[d_q] : fr_tmp[d_q]) +
-							16'd1;
-						fr_z0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
-						fr_z1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
-							16'd1;
-					end else begin
-						fr_z0[d_q + 4'd1] <= fr_tmp[d_q];
-						fr_z1[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nh};
-						fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
-						fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
-							{5'd0, nh};
-					end
+					fr_z0[d_q + 4'd1] <= fr_tmp[d_q];
+					fr_z1[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nh};
+					fr_t0[d_q + 4'd1] <= (fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q];
+					fr_t1[d_q + 4'd1] <= ((fr_ph[d_q] == 3'd1) ? fr_z1[d_q] : fr_z0[d_q]) +
+						{5'd0, nh};
 					fr_tmp[d_q + 4'd1] <= fr_tmp[d_q] + {5'd0, nn};
 					fr_ph[d_q + 4'd1] <= 3'd0;
 					d_q <= d_q + 4'd1;
 				end
 				3'd3: begin         // tmp = (t1 - z1) * l10 + t0
-					kind_q <= K_T0; kcnt_q <= nh;
+					kind_q <= K_T0;
 					ba_q <= fr_t1[d_q]; bb_q <= fr_z1[d_q]; bc_q <= fr_tmp[d_q];
 					bd_q <= fr_tree[d_q]; be_q <= fr_t0[d_q];
 					st_q <= S_ISSUE;
@@ -547,43 +659,64 @@ module ffsamp_engine #(
 				end
 				endcase
 			end
-			// issue the current instruction when its registers are ready
-			S_ISSUE: if (issue) begin
-				pc_q <= pc_q + pc_step;
-				case (i_op)
-				O_END: if (!(dual & ~bank)) begin   // bank 0's END: no-op
-					pc_q <= 6'd0;
-					if (k_q + (dual ? 11'd2 : 11'd1) == kcnt_q) begin
-						fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
-						st_q <= S_NODE;
-					end else begin
-						k_q <= k_q + (dual ? 11'd2 : 11'd1);
+			// issue: at most one instruction per unit (and per thread);
+			// the kernel ends when every thread is idle and nothing is in
+			// flight
+			S_ISSUE: begin
+				// the threads that end an element take the next ones, in
+				// thread order; a thread with none left goes idle
+				kn_v = kn_q; act_v = act_q;
+				for (j = 0; j < NT; j = j + 1) begin
+					if (gthr[j]) tpc_q[j] <= tpc_q[j] + 5'd1;
+					if (gend[j]) begin
+						tpc_q[j] <= 5'd0;
+						if (kn_v == kcnt_q) act_v[j] = 1'b0;
+						else begin
+							tk_q[j] <= kn_v;
+							kn_v = kn_v + 11'd1;
+						end
 					end
 				end
-				O_LD: begin   // address presented this cycle, data next
-					wbl_q <= {1'b1, i_rd}; pend_q[i_rd] <= 1'b1;
+				kn_q <= kn_v; act_q <= act_v;
+				if (gany[U_RD]) begin    // address presented now, data next cycle
+					wbl_q <= {1'b1, gix[U_RD], ins_rd[12:10]};
+					pend_q[{gix[U_RD], ins_rd[12:10]}] <= 1'b1;
 				end
-				O_LDW: begin  // ROM output (address hn + k) is stable
-					rf_q[i_rd] <= root[127:64];
-					rf_q[i_rd1] <= root[63:0];
+				if (gany[U_RT]) begin
+					wbt_q <= {1'b1, gix[U_RT], ins_rt[12:10]};
+					pend_q[{gix[U_RT], ins_rt[12:10]}] <= 1'b1;
 				end
-				O_ST: ;       // written this cycle
-				O_SZ: begin
-					pc_q <= pc_q; st_q <= S_SZ;
+				if (gany[U_ROM]) begin   // R(rd), R(rd + 1) = root[hn + k]
+					wbr_q <= {1'b1, gix[U_ROM], ins_rom[12:10]};
+					pend_q[{gix[U_ROM], ins_rom[12:10]}] <= 1'b1;
+					pend_q[{gix[U_ROM], ins_rom[12:10] + 3'd1}] <= 1'b1;
 				end
-				O_ADD, O_SUB, O_ADDH, O_SUBH: begin
-					add_a_q <= rf_q[i_ra];
-					add_b_q <= (i_op == O_SUB || i_op == O_SUBH) ? (rf_q[i_rb] ^ SIGN) : rf_q[i_rb];
-					wba_q[0] <= {1'b1, i_rd, (i_op == O_ADDH || i_op == O_SUBH)};
-					pend_q[i_rd] <= 1'b1;
+				if (gany[U_ADD]) begin
+					add_a_q <= rf_q[add_ra];
+					add_b_q <= (add_op == O_SUB || add_op == O_SUBH) ?
+						(rf_q[add_rb] ^ SIGN) : rf_q[add_rb];
+					wba_q[0] <= {1'b1, gix[U_ADD], ins_add[12:10],
+						(add_op == O_ADDH || add_op == O_SUBH)};
+					pend_q[{gix[U_ADD], ins_add[12:10]}] <= 1'b1;
 				end
-				default: begin   // O_MUL, O_MULN
-					mul_a_q <= rf_q[i_ra];
-					mul_b_q <= (i_op == O_MULN) ? (rf_q[i_rb] ^ SIGN) : rf_q[i_rb];
-					wbm_q[0] <= {1'b1, i_rd};
-					pend_q[i_rd] <= 1'b1;
+				if (gany[U_MUL]) begin   // O_MUL, O_MULN
+					mul_a_q <= rf_q[mul_ra];
+					mul_b_q <= (mul_op == O_MULN) ? (rf_q[mul_rb] ^ SIGN) : rf_q[mul_rb];
+					wbm_q[0] <= {1'b1, gix[U_MUL], ins_mul[12:10]};
+					pend_q[{gix[U_MUL], ins_mul[12:10]}] <= 1'b1;
 				end
-				endcase
+				// the kernel ends when its last element's last instruction
+				// issues (a store) with no result still to come
+				if (gany[U_SZ]) st_q <= S_SZ;   // thread 0 (K_NODE1)
+				else if (act_v == {NT{1'b0}} && pend_q == {NR{1'b0}} && !issue_pend) begin
+					st_q <= S_NODE;
+					if (kind_q != K_NODE1) fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
+					else if (d_q == 4'd0) st_q <= S_DONE;   // logn 1 command
+					else begin                              // return
+						d_q <= d_q - 4'd1;
+						fr_ph[d_q - 4'd1] <= fr_ph[d_q - 4'd1] + 3'd1;
+					end
+				end
 			end
 			S_SZ: st_q <= S_SZW;   // samplerz takes start in this cycle
 			S_SZW: if (sz_done) begin
@@ -591,17 +724,18 @@ module ffsamp_engine #(
 				if (sz_err != 2'd0) begin
 					err_q <= 3'd4 + {1'b0, sz_err}; st_q <= S_DONE;
 				end else begin
-					rf_q[i_rd] <= sz_f;
-					pc_q <= pc_q + 6'd1; st_q <= S_ISSUE;
+					rf_q[sz_rd] <= sz_f;
+					tpc_q[0] <= tpc_q[0] + 5'd1; st_q <= S_ISSUE;
 				end
 			end
 			// watchdog: wait for SamplerZ (bounded by its trial limit)
 			// (and for the results in flight)
-			S_ABORT: if (!sz_busy && pend_q == 16'd0) st_q <= S_DONE;
+			S_ABORT: if (!sz_busy && pend_q == {NR{1'b0}}) st_q <= S_DONE;
 			S_DONE: begin
 				done_o <= 1'b1; err_o <= err_q;
 				cycles_o <= cyc_q; samples_o <= nsamp_q; sz_cycles_o <= szc_q;
-				pend_q <= 16'd0;
+				pend_q <= {NR{1'b0}};
+				act_q <= {NT{1'b0}};
 				st_q <= S_IDLE;
 			end
 			default: st_q <= S_IDLE;
