@@ -243,7 +243,7 @@ module ffsamp_engine #(
 	// ---------------------------------------------------------------
 	// state
 	localparam [3:0] S_IDLE = 4'd0, S_NODE = 4'd1, S_ISSUE = 4'd2,
-	                 S_SZ = 4'd7, S_SZW = 4'd8, S_DONE = 4'd9, S_ABORT = 4'd10;
+	                 S_SZW = 4'd8, S_DONE = 4'd9, S_ABORT = 4'd10;
 	reg  [3:0]  st_q;
 	reg  [3:0]  logn_q;          // degree of the command
 	reg  [3:0]  d_q;             // stack depth (node logn = logn_q - d_q)
@@ -357,6 +357,51 @@ module ffsamp_engine #(
 		end
 	endfunction
 
+	// fpr_half (src/fpr.h): exponent field minus one, zero below field 2
+	function [63:0] fhalf(input [63:0] x);
+		fhalf = (x[62:52] >= 11'd2) ? (x - 64'h0010000000000000) : (x & SIGN);
+	endfunction
+
+	// operands of the binary64 units (registered), their results, the
+	// memories' and the twiddle ROM's read data
+	reg  [63:0] add_a_q, add_b_q, mul_a_q, mul_b_q;
+	wire [63:0] add_y, mul_y;
+	reg  [63:0] w_rdata, t_rdata;
+	wire [127:0] root;
+
+	// write-back of this cycle: the registers whose result arrives now
+	// (their pending bits clear at the end of the cycle); an instruction
+	// may issue on them in this cycle, its operand taken from the arriving
+	// result (forwarding: one cycle less per dependency)
+	wire [63:0] wb_add = wba_q[6][0] ? fhalf(add_y) : add_y;
+	reg  [NR-1:0] wb_now;
+	always @(*) begin : wbnow
+		integer r;
+		for (r = 0; r < NR; r = r + 1)
+			wb_now[r] = (wba_q[6][RW+1] && wba_q[6][RW:1] == r) ||
+			            (wbm_q[5][RW] && wbm_q[5][RW-1:0] == r) ||
+			            (wbl_q[RW] && wbl_q[RW-1:0] == r) ||
+			            (wbt_q[RW] && wbt_q[RW-1:0] == r) ||
+			            (wbr_q[RW] && (wbr_q[RW-1:0] == r || wbr_q[RW-1:0] + 1'b1 == r));
+	end
+	wire [NR-1:0] pend_f = pend_q & ~wb_now;
+	// register idx as an instruction issued now reads it (rf: its value in
+	// the register file; the other arguments: this cycle's write-backs)
+	function [63:0] opnd(input [RW-1:0] idx, input [63:0] rf,
+		input [RW+1:0] ta, input [63:0] va, input [RW:0] tm, input [63:0] vm,
+		input [RW:0] tl, input [63:0] vl, input [RW:0] tt, input [63:0] vt,
+		input [RW:0] tr, input [127:0] vr);
+		begin
+			if (ta[RW+1] && ta[RW:1] == idx) opnd = va;
+			else if (tm[RW] && tm[RW-1:0] == idx) opnd = vm;
+			else if (tl[RW] && tl[RW-1:0] == idx) opnd = vl;
+			else if (tt[RW] && tt[RW-1:0] == idx) opnd = vt;
+			else if (tr[RW] && tr[RW-1:0] == idx) opnd = vr[127:64];
+			else if (tr[RW] && tr[RW-1:0] + 1'b1 == idx) opnd = vr[63:0];
+			else opnd = rf;
+		end
+	endfunction
+
 	// per thread: the current instruction, whether it may issue (its
 	// operands and its destination are not waiting for a result), and the
 	// unit it asks for
@@ -385,10 +430,11 @@ module ffsamp_engine #(
 			rb_t = {tt, tins[t][6:4]};
 			case (op_t)
 			O_END: ok_t = 1'b1;
-			O_LD, O_LDT: ok_t = ~pend_q[rd_t];
-			O_ST:  ok_t = ~pend_q[ra_t];
-			O_LDW: ok_t = ~pend_q[rd_t] & ~pend_q[rd1_t];
-			default: ok_t = ~pend_q[ra_t] & ~pend_q[rb_t] & ~pend_q[rd_t];
+			O_LD, O_LDT: ok_t = ~pend_f[rd_t];
+			O_ST:  ok_t = ~pend_f[ra_t];
+			O_LDW: ok_t = ~pend_f[rd_t] & ~pend_f[rd1_t];
+			O_SZ:  ok_t = ~pend_q[ra_t] & ~pend_q[rb_t] & ~pend_q[rd_t];
+			default: ok_t = ~pend_f[ra_t] & ~pend_f[rb_t] & ~pend_f[rd_t];
 			endcase
 			ok_t = ok_t & act_q[t] & (st_q == S_ISSUE);
 			case (op_t)
@@ -442,6 +488,14 @@ module ffsamp_engine #(
 	wire [RW-1:0] add_ra = {gix[U_ADD], ins_add[9:7]}, add_rb = {gix[U_ADD], ins_add[6:4]};
 	wire [RW-1:0] mul_ra = {gix[U_MUL], ins_mul[9:7]}, mul_rb = {gix[U_MUL], ins_mul[6:4]};
 	wire [3:0]  add_op = ins_add[16:13], mul_op = ins_mul[16:13];
+	wire [63:0] add_a_v = opnd(add_ra, rf_q[add_ra], wba_q[6], wb_add, wbm_q[5], mul_y,
+		wbl_q, w_rdata, wbt_q, t_rdata, wbr_q, root);
+	wire [63:0] add_b_v = opnd(add_rb, rf_q[add_rb], wba_q[6], wb_add, wbm_q[5], mul_y,
+		wbl_q, w_rdata, wbt_q, t_rdata, wbr_q, root);
+	wire [63:0] mul_a_v = opnd(mul_ra, rf_q[mul_ra], wba_q[6], wb_add, wbm_q[5], mul_y,
+		wbl_q, w_rdata, wbt_q, t_rdata, wbr_q, root);
+	wire [63:0] mul_b_v = opnd(mul_rb, rf_q[mul_rb], wba_q[6], wb_add, wbm_q[5], mul_y,
+		wbl_q, w_rdata, wbt_q, t_rdata, wbr_q, root);
 
 	// ---------------------------------------------------------------
 	// memories: one write port and one read port each (simple dual-port
@@ -454,11 +508,12 @@ module ffsamp_engine #(
 	wire [15:0] w_waddr = busy ? wr_addr : mem_addr_i;
 	wire [15:0] w_raddr = busy ? rd_addr : mem_addr_i;
 	wire [15:0] t_raddr = busy ? rt_addr : mem_addr_i;
-	wire [63:0] w_wdata = busy ? rf_q[wr_src] : mem_wdata_i;
+	wire [63:0] st_v = opnd(wr_src, rf_q[wr_src], wba_q[6], wb_add, wbm_q[5], mul_y,
+		wbl_q, w_rdata, wbt_q, t_rdata, wbr_q, root);
+	wire [63:0] w_wdata = busy ? st_v : mem_wdata_i;
 
 	reg  [63:0] wram [0:WORK_WORDS-1];
 	reg  [63:0] tram [0:TREE_WORDS-1];
-	reg  [63:0] w_rdata, t_rdata;
 	reg         rsel_q;
 	always @(posedge clk_i) begin
 		if (w_we) wram[w_waddr[14:0]] <= w_wdata;
@@ -473,21 +528,14 @@ module ffsamp_engine #(
 
 	// twiddles: root[hn + k] = {re, im} of the granted LDW's element
 	// (registered ROM: the value one cycle after the address)
-	wire [127:0] root;
 	wire [9:0]   rom_addr = hn_q[9:0] + tk_q[gix[U_ROM]][9:0];
 	fft_roots_rom u_roots (.clk(clk_i), .addr(rom_addr), .data(root));
 
 	// ---------------------------------------------------------------
 	// binary64 units, operands registered (results held while operands are)
-	reg  [63:0] add_a_q, add_b_q, mul_a_q, mul_b_q;
-	wire [63:0] add_y, mul_y;
 	fp64_add u_add (.clk(clk_i), .a(add_a_q), .b(add_b_q), .y(add_y));
 	fp64_mul u_mul (.clk(clk_i), .a(mul_a_q), .b(mul_b_q), .y(mul_y));
 
-	// fpr_half (src/fpr.h): exponent field minus one, zero below field 2
-	function [63:0] fhalf(input [63:0] x);
-		fhalf = (x[62:52] >= 11'd2) ? (x - 64'h0010000000000000) : (x & SIGN);
-	endfunction
 
 	// SamplerZ at the leaves (thread 0: a leaf is one element)
 	reg         sz_start;
@@ -504,7 +552,6 @@ module ffsamp_engine #(
 		.trials_o(sz_trials), .busy_o(sz_busy), .rd_valid_o(rd_valid_o),
 		.rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i), .rd_byte_i(rd_byte_i));
 	sampler_i2f u_i2f (.i_i(sz_z), .f_o(sz_f));
-	always @(*) sz_start = (st_q == S_SZ);
 
 	assign busy_o = busy;
 	assign tree_ok_o = tree_ok_q;
@@ -512,6 +559,9 @@ module ffsamp_engine #(
 	wire logn_bad = (logn_i == 4'd0) || (logn_i > MAXL) || (logn_i != tree_logn_q);
 	wire wdog_hit = (st_q != S_IDLE) && (st_q != S_DONE) && (st_q != S_ABORT) &&
 	                (cyc_q == wdog_q);
+	// SamplerZ starts when its instruction issues (operands from the
+	// register file: an SZ does not take forwarded values)
+	always @(*) sz_start = gany[U_SZ] & ~wdog_hit;
 
 	integer j;
 	reg  [10:0] kn_v;            // S_ISSUE's element hand-out (blocking)
@@ -692,22 +742,22 @@ module ffsamp_engine #(
 					pend_q[{gix[U_ROM], ins_rom[12:10] + 3'd1}] <= 1'b1;
 				end
 				if (gany[U_ADD]) begin
-					add_a_q <= rf_q[add_ra];
+					add_a_q <= add_a_v;
 					add_b_q <= (add_op == O_SUB || add_op == O_SUBH) ?
-						(rf_q[add_rb] ^ SIGN) : rf_q[add_rb];
+						(add_b_v ^ SIGN) : add_b_v;
 					wba_q[0] <= {1'b1, gix[U_ADD], ins_add[12:10],
 						(add_op == O_ADDH || add_op == O_SUBH)};
 					pend_q[{gix[U_ADD], ins_add[12:10]}] <= 1'b1;
 				end
 				if (gany[U_MUL]) begin   // O_MUL, O_MULN
-					mul_a_q <= rf_q[mul_ra];
-					mul_b_q <= (mul_op == O_MULN) ? (rf_q[mul_rb] ^ SIGN) : rf_q[mul_rb];
+					mul_a_q <= mul_a_v;
+					mul_b_q <= (mul_op == O_MULN) ? (mul_b_v ^ SIGN) : mul_b_v;
 					wbm_q[0] <= {1'b1, gix[U_MUL], ins_mul[12:10]};
 					pend_q[{gix[U_MUL], ins_mul[12:10]}] <= 1'b1;
 				end
 				// the kernel ends when its last element's last instruction
 				// issues (a store) with no result still to come
-				if (gany[U_SZ]) st_q <= S_SZ;   // thread 0 (K_NODE1)
+				if (gany[U_SZ]) st_q <= S_SZW;  // thread 0 (K_NODE1)
 				else if (act_v == {NT{1'b0}} && pend_q == {NR{1'b0}} && !issue_pend) begin
 					st_q <= S_NODE;
 					if (kind_q != K_NODE1) fr_ph[d_q] <= fr_ph[d_q] + 3'd1;
@@ -718,7 +768,6 @@ module ffsamp_engine #(
 					end
 				end
 			end
-			S_SZ: st_q <= S_SZW;   // samplerz takes start in this cycle
 			S_SZW: if (sz_done) begin
 				nsamp_q <= nsamp_q + 16'd1;
 				if (sz_err != 2'd0) begin
