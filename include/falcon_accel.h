@@ -208,8 +208,10 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 
 /* Expanded private key (LDL tree) for fast repeated signing.
    expanded_key: 8-byte aligned, at least FA_EXPANDED_KEY_SIZE(logn) bytes.
-   The 8-byte header holds 0x60+logn, 'F', 'A', a version byte (1) and a
-   32-bit checksum of the body; fa_sign_tree* return FA_ERR_KEY for a
+   The 8-byte header holds 0x60+logn, 'F', 'A', a version byte and a
+   32-bit checksum of the body (version 1: 64-bit lanes, written on 64-bit
+   hosts; 2: 32-bit lanes, written on 32-bit cores; both are accepted
+   everywhere); fa_sign_tree* return FA_ERR_KEY for a
    buffer whose header or checksum does not match (detects corruption and
    buffers that never were expanded keys; it is not a MAC). */
 int fa_expand_privkey(const fa_backend *be, void *expanded_key,

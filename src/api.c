@@ -145,41 +145,54 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 }
 
 /*
- * Expanded key header (8 bytes): 0x60 + logn, 'F', 'A', 0x01 (version),
- * then the 32-bit checksum of the body (little-endian). The body is
- * FA_EXPANDED_KEY_SIZE(logn) - 8 bytes of 64-bit words.
+ * Expanded key header (8 bytes): 0x60 + logn, 'F', 'A', the version, then
+ * the 32-bit checksum of the body (little-endian). The body is
+ * FA_EXPANDED_KEY_SIZE(logn) - 8 bytes: 4n binary64 basis values, then
+ * the LDL tree. The version names the checksum (privkey_check.c): 1 =
+ * 64-bit lanes over the body's 64-bit words, 2 = 32-bit lanes over its
+ * 32-bit words. fa_expand_privkey writes the one that is cheap on the
+ * core it runs on (FA_EK_VERSION_NATIVE); signing accepts both.
  */
-#define EK_WORDS(logn) ((FA_EXPANDED_KEY_SIZE(logn) - 8u) >> 3)
+#define EK_BYTES(logn) (FA_EXPANDED_KEY_SIZE(logn) - 8u)
 
-static void write_ek_header(uint8_t *ek, unsigned logn)
+static uint32_t ek_checksum(const uint8_t *ek, unsigned logn,
+	unsigned version)
 {
-	uint32_t c = fa_expanded_key_checksum(
-		(const uint64_t *)(const void *)(ek + 8), EK_WORDS(logn), logn);
+	const void *body = ek + 8;
+
+	if (version == 2) {
+		return fa_expanded_key_checksum32((const uint32_t *)body,
+			EK_BYTES(logn) >> 2, logn);
+	}
+	return fa_expanded_key_checksum((const uint64_t *)body,
+		EK_BYTES(logn) >> 3, logn);
+}
+
+void fa_expanded_key_seal(uint8_t *ek, unsigned logn, unsigned version)
+{
+	uint32_t c = ek_checksum(ek, logn, version);
 
 	ek[0] = (uint8_t)(0x60 + logn);
 	ek[1] = 'F';
 	ek[2] = 'A';
-	ek[3] = 0x01;
+	ek[3] = (uint8_t)version;
 	ek[4] = (uint8_t)c;
 	ek[5] = (uint8_t)(c >> 8);
 	ek[6] = (uint8_t)(c >> 16);
 	ek[7] = (uint8_t)(c >> 24);
 }
 
-/* logn of a well-formed expanded key, or FA_ERR_KEY (wrong header,
-   degree or checksum). */
-static int check_ek_header(const uint8_t *ek)
+int fa_expanded_key_check(const uint8_t *ek)
 {
 	unsigned logn = ek[0] & 0x0F;
 	uint32_t c;
 
 	if ((ek[0] & 0xF0) != 0x60 || logn < 1 || logn > 10
-		|| ek[1] != 'F' || ek[2] != 'A' || ek[3] != 0x01)
+		|| ek[1] != 'F' || ek[2] != 'A' || (ek[3] != 1 && ek[3] != 2))
 	{
 		return FA_ERR_KEY;
 	}
-	c = fa_expanded_key_checksum((const uint64_t *)(const void *)(ek + 8),
-		EK_WORDS(logn), logn);
+	c = ek_checksum(ek, logn, ek[3]);
 	c ^= (uint32_t)ek[4] | ((uint32_t)ek[5] << 8)
 		| ((uint32_t)ek[6] << 16) | ((uint32_t)ek[7] << 24);
 	/* declassified: the verdict only rejects a corrupted key */
@@ -228,7 +241,7 @@ int fa_expand_privkey(const fa_backend *be, void *expanded_key,
 	}
 	fa_expand_privkey_inner((fpr *)(void *)(ek + 8), f, g, F, G, logn,
 		(uint8_t *)(G + n), k);
-	write_ek_header(ek, logn);
+	fa_expanded_key_seal(ek, logn, FA_EK_VERSION_NATIVE);
 	return FA_OK;
 }
 
@@ -439,7 +452,7 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 	if (((uintptr_t)ek & 7) != 0) {
 		return FA_ERR_BADARG;
 	}
-	r = check_ek_header(ek);
+	r = fa_expanded_key_check(ek);
 	if (r < 0) {
 		return r;
 	}

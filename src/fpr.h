@@ -42,6 +42,7 @@ uint64_t fa_fpr_mul(uint64_t x, uint64_t y);
 uint64_t fa_fpr_div(uint64_t x, uint64_t y);
 uint64_t fa_fpr_sqrt(uint64_t x);
 int64_t fa_fpr_rint(uint64_t x);                 /* ties to even, |x| < 2^63 */
+int32_t fa_fpr_rint32(uint64_t x);               /* ties to even, |x| < 2^31 */
 int64_t fa_fpr_floor(uint64_t x);                /* |x| < 2^63 */
 int64_t fa_fpr_trunc(uint64_t x);                /* |x| < 2^63 */
 /* trunc(x * 2^k), 0 <= k < 2^20, |x| * 2^k < 2^63 */
@@ -87,6 +88,35 @@ static inline fpr fpr_scaled(int64_t i, int sc) { return fa_fpr_scaled(i, sc); }
 static inline fpr fpr_of(int64_t i) { return fa_fpr_scaled(i, 0); }
 /* From a 32-bit integer (exact; cheaper than fpr_of on 32-bit cores). */
 static inline fpr fpr_of32(int32_t i) { return fa_fpr_of32(i); }
+/*
+ * From v in [0, 2^16) (exact): the hashed message's coefficients (< q)
+ * on 32-bit words, inline. Leading zeros of v within 16 bits by four
+ * halving steps (t = 1 when the top half of the window is zero, computed
+ * from the borrow), then exponent 1023 + 15 - shift and the 15 bits below
+ * the leading one as the top of the fraction; v = 0 gives +0. No branch
+ * or index on v.
+ */
+static inline fpr fpr_of_u16(uint32_t v)
+{
+	uint32_t x = v, n = 0, t, hi;
+
+	t = ((x >> 8) - 1) >> 31;
+	x <<= t << 3;
+	n += t << 3;
+	t = (((x >> 12) & 0xF) - 1) >> 31;
+	x <<= t << 2;
+	n += t << 2;
+	t = (((x >> 14) & 0x3) - 1) >> 31;
+	x <<= t << 1;
+	n += t << 1;
+	t = (((x >> 15) & 0x1) - 1) >> 31;
+	x <<= t;
+	n += t;
+	/* x: leading one at bit 15 (v != 0) */
+	hi = ((1038u - n) << 20) | ((x & 0x7FFFu) << 5);
+	hi &= 0u - ((v | (0u - v)) >> 31);
+	return (uint64_t)hi << 32;
+}
 static inline fpr fpr_add(fpr x, fpr y) { return FA_FPR_ADD_FN(x, y); }
 /* x - y = x + (-y), also for zeros (IEEE). */
 static inline fpr fpr_sub(fpr x, fpr y) { return FA_FPR_ADD_FN(x, y ^ FA_FPR_SIGN_BIT); }
@@ -132,6 +162,8 @@ static inline fpr fpr_sqrt(fpr x) { return FA_FPR_SQRT_FN(x); }
 static inline int fpr_lt(fpr x, fpr y) { return fa_fpr_lt(x, y); }
 /* Ties to even, |x| < 2^63. */
 static inline int64_t fpr_rint(fpr x) { return fa_fpr_rint(x); }
+/* (int32_t)fpr_rint(x) for |x| < 2^31, on 32-bit words */
+static inline int32_t fpr_rint32(fpr x) { return fa_fpr_rint32(x); }
 static inline int64_t fpr_floor(fpr x) { return fa_fpr_floor(x); }
 static inline int64_t fpr_trunc(fpr x) { return fa_fpr_trunc(x); }
 /* trunc(x * 2^k) for 0 <= k < 2^20, |x| * 2^k < 2^63 (x * 2^k exact). */
@@ -171,6 +203,8 @@ static inline uint64_t fpr_bits(fpr x)
 }
 static inline fpr fpr_of(int64_t i) { return (double)i; }
 static inline fpr fpr_of32(int32_t i) { return (double)i; }
+/* From v in [0, 2^16) (exact). */
+static inline fpr fpr_of_u16(uint32_t v) { return (double)v; }
 static inline fpr fpr_scaled(int64_t i, int sc)
 {
 	/* Multiply by 2^sc by building the power of two directly (exact for
@@ -234,6 +268,8 @@ static inline int64_t fpr_rint(fpr x)
 	int64_t m = -(int64_t)(s >> 63);
 	return (r ^ m) - m;
 }
+/* (int32_t)fpr_rint(x), for |x| < 2^31 */
+static inline int32_t fpr_rint32(fpr x) { return (int32_t)fpr_rint(x); }
 /* Truncation towards zero (|x| < 2^63). */
 static inline int64_t fpr_trunc(fpr x) { return (int64_t)x; }
 /* trunc(x * 2^k), 0 <= k <= 1023, |x| * 2^k < 2^63: the product by a

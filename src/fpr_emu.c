@@ -628,6 +628,41 @@ int64_t fa_fpr_rint(uint64_t x)
 	return apply_sign(sign, ip);
 }
 
+/*
+ * Nearest integer, ties to even, for |x| < 2^31 (Falcon's rounding of
+ * s = (t - z) B: every value is far below 2^31), on 32-bit words only:
+ * the same value as (int32_t)fa_fpr_rint(x) there, without 64-bit shifts
+ * (what the signature's two rounding passes of 2n values cost on RV32).
+ * |x| >= 2^31: unspecified (0). Zeros and subnormals give 0.
+ *
+ * With w = the significand << 11 (bit 63 = the implicit one) split into
+ * whi:wlo, 2|x| = w * 2^(e - 1085) for the exponent field e. For
+ * |x| < 2^31, 2|x| < 2^32 and k = 1053 - e >= 0: floor(2|x|) = whi >> k
+ * (0 for k >= 32, |x| < 1/2); its low bit is the half bit, and the bits
+ * below it are those of whi shifted out, (whi << 1) << (31 - k), and
+ * wlo. Constant time: the shift counts are masked to 0..31 and the range
+ * is applied with a mask.
+ */
+int32_t fa_fpr_rint32(uint64_t x)
+{
+	uint32_t hi = (uint32_t)(x >> 32), lo = (uint32_t)x;
+	int32_t k = 1053 - (int32_t)((hi >> 20) & 0x7FF);
+	uint32_t in, sh, whi, h, ip, half, rest, s;
+
+	/* 1 iff 0 <= k < 32 (k in [-994, 1053]: no overflow) */
+	in = ((uint32_t)(k - 32) >> 31) & ((uint32_t)~k >> 31);
+	sh = (uint32_t)k & 31;
+	whi = (hi << 11) | (lo >> 21) | 0x80000000u;
+	h = whi >> sh;
+	ip = h >> 1;
+	half = h & 1;
+	rest = u32_nonzero(((whi << 1) << (31 - sh)) | (lo << 11));
+	ip += half & (rest | (ip & 1));
+	ip &= 0u - in;
+	s = hi >> 31;
+	return (int32_t)((ip ^ (0u - s)) + s);
+}
+
 /* Largest integer <= x. */
 int64_t fa_fpr_floor(uint64_t x)
 {

@@ -46,7 +46,7 @@ fa_hash_to_point_vartime_k(const struct fa_kernels *k, fa_shake256_ctx *sc,
 			uint32_t w = ((uint32_t)buf[2 * u] << 8) | buf[2 * u + 1];
 
 			if (w < HTP_LIMIT) {
-				x[done ++] = (uint16_t)(w % FA_Q);
+				x[done ++] = (uint16_t)fa_mod_q_small(w);
 			}
 		}
 	}

@@ -208,8 +208,41 @@ int fa_gs_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
    decoder's check (keygen.c). tmp: 3n fpr. */
 int fa_gs_norm_ok_parseval(const int8_t *f, const int8_t *g, unsigned logn,
 	fpr *tmp, const struct fa_kernels *k);
-/* Checksum of an expanded key body (nw 64-bit words). */
+/*
+ * w mod q for w < 5q = 61445 (hash-to-point's samples) without a
+ * division (a 32-bit core's divider takes tens of cycles): with
+ * M = 349497 = ceil(2^32 / q), M q = 2^32 + 1337, so w M / 2^32 = w / q + w 1337 / (q 2^32); the second term is below
+ * 1/q for w < 2^32 / 1337, and w / q is at most 1 - 1/q above its
+ * floor, hence floor(w M / 2^32) = floor(w / q): the high word of one
+ * 32x32 product. Every w < 5q is checked in tests/test_shake.c.
+ */
+static inline uint32_t fa_mod_q_small(uint32_t w)
+{
+	uint32_t t = (uint32_t)(((uint64_t)w * 349497u) >> 32);
+
+	return w - t * FA_Q;
+}
+
+/* Checksums of an expanded key body: version 1 over nw 64-bit words
+   (cheap on 64-bit hosts), version 2 over nw 32-bit words (cheap on
+   32-bit cores). privkey_check.c. */
 uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
 	unsigned logn);
+uint32_t fa_expanded_key_checksum32(const uint32_t *w, size_t nw,
+	unsigned logn);
+/* The version fa_expand_privkey writes: the checksum that is cheap on
+   this core (2 where pointers are 32 bits wide, else 1). */
+#if UINTPTR_MAX <= 0xFFFFFFFFu
+#define FA_EK_VERSION_NATIVE 2u
+#else
+#define FA_EK_VERSION_NATIVE 1u
+#endif
+/* Writes the 8-byte header of the expanded key ek (body in place) with
+   the checksum of the given version (1 or 2). api.c. */
+void fa_expanded_key_seal(uint8_t *ek, unsigned logn, unsigned version);
+/* logn of an expanded key whose header (version 1 or 2) and checksum
+   match its body, else FA_ERR_KEY. Reads FA_EXPANDED_KEY_SIZE(logn)
+   bytes, ek 8-byte aligned. */
+int fa_expanded_key_check(const uint8_t *ek);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * privkey_check.c -- exact check of the NTRU equation fG - gF = q
- * (mod x^n + 1) for a decoded private key, and the checksum of the
+ * (mod x^n + 1) for a decoded private key, and the checksums of the
  * expanded key.
  *
  * Why the check is needed: the private key stores f, g, F; G is
@@ -165,10 +165,28 @@ int fa_ntru_equation_ok(const int8_t *f, const int8_t *g, const int8_t *F,
 }
 
 /*
- * Expanded-key checksum: 32 bits folded from four 64-bit multiply-xor
- * lanes over the words of the key body (not a MAC: it detects a buffer
- * that is not, or no longer, the output of fa_expand_privkey). Constant
- * time (the same operations for every value).
+ * Expanded-key checksums (not a MAC: they detect a buffer that is not, or
+ * no longer, the output of fa_expand_privkey). Two functions, one per
+ * version byte of the expanded key's header (api.c): each is cheap on one
+ * kind of core, and both are checked everywhere.
+ *
+ * Version 1 (64-bit hosts): four lanes of 64-bit words, each
+ * h = (h ^ w) * k64, h ^= h >> 29, folded to 32 bits. On RV32IMC a 64-bit
+ * product is three multiplies and the shift four instructions: ~18 cycles
+ * a 64-bit word on Ibex.
+ *
+ * Version 2 (32-bit cores): eight lanes of 32-bit words, word j of each
+ * group of eight into lane j (the low and high halves of a binary64 go
+ * to different lanes), each h = (h ^ w) * k32, h ^= h >> 16: a load and
+ * four single-cycle instructions a word on Ibex. Each step is a bijection
+ * of h for a given w and of w for a given h, and the shift feeds the high
+ * half back into the low half before the next word, so every change of a
+ * single word changes its lane's state, and two changes can only cancel
+ * through the mixing (unlike a sum modulo 2^32, which misses two flipped
+ * sign bits at an even distance). The lanes are folded by the same step,
+ * over the word count first.
+ *
+ * Constant time (the same operations for every value).
  */
 uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
 	unsigned logn)
@@ -196,6 +214,49 @@ uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
 	h0 *= k;
 	h0 ^= h0 >> 32;
 	return (uint32_t)h0;
+}
+
+/* One step of a version-2 lane: h ^ w, times the odd k32 (a bijection
+   mod 2^32), then the high half xored into the low half. */
+static inline uint32_t ek_mix32(uint32_t h, uint32_t w)
+{
+	h = (h ^ w) * 0x9E3779B1u;
+	return h ^ (h >> 16);
+}
+
+uint32_t fa_expanded_key_checksum32(const uint32_t *w, size_t nw,
+	unsigned logn)
+{
+	/* lane seeds: the first 32-bit words of the fraction of pi */
+	uint32_t h0 = 0x243F6A88u ^ logn, h1 = 0x85A308D3u;
+	uint32_t h2 = 0x13198A2Eu, h3 = 0x03707344u;
+	uint32_t h4 = 0xA4093822u, h5 = 0x299F31D0u;
+	uint32_t h6 = 0x082EFA98u, h7 = 0xEC4E6C89u;
+	uint32_t r;
+	size_t u;
+
+	for (u = 0; u + 8 <= nw; u += 8) {
+		h0 = ek_mix32(h0, w[u + 0]);
+		h1 = ek_mix32(h1, w[u + 1]);
+		h2 = ek_mix32(h2, w[u + 2]);
+		h3 = ek_mix32(h3, w[u + 3]);
+		h4 = ek_mix32(h4, w[u + 4]);
+		h5 = ek_mix32(h5, w[u + 5]);
+		h6 = ek_mix32(h6, w[u + 6]);
+		h7 = ek_mix32(h7, w[u + 7]);
+	}
+	for (; u < nw; u ++) {
+		h0 = ek_mix32(h0, w[u]);
+	}
+	r = ek_mix32(0x452821E6u, (uint32_t)nw);
+	r = ek_mix32(r, h0);
+	r = ek_mix32(r, h1);
+	r = ek_mix32(r, h2);
+	r = ek_mix32(r, h3);
+	r = ek_mix32(r, h4);
+	r = ek_mix32(r, h5);
+	r = ek_mix32(r, h6);
+	return ek_mix32(r, h7);
 }
 
 int fa_fg_norm_ok(const int8_t *f, const int8_t *g, unsigned logn)

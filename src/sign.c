@@ -80,7 +80,7 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm,
 	size_t u, n = MKN(logn);
 
 	for (u = 0; u < n; u ++) {
-		t0[u] = fpr_of32((int32_t)hm[u]);
+		t0[u] = fpr_of_u16(hm[u]);
 	}
 	fa_k_fft(k, t0, logn);
 	memcpy(t1, t0, n * sizeof *t0);
@@ -402,9 +402,12 @@ static int finish_sig(int16_t *s2, fpr *z0, fpr *z1, const fpr *b00,
 	fa_k_ifft(k, z0, logn);
 	fa_k_ifft(k, z1, logn);
 
-	/* ||s1||^2, saturating at 2^32-1 (constant time). */
+	/* ||s1||^2, saturating at 2^32-1 (constant time). fpr_rint32 is
+	   exact for |x| < 2^31; here v0 = hm - s1 and v1 = -s2 with
+	   (s1, s2) Gaussian of width ~1.17 sqrt(q) around 0 (a key that
+	   passed the decoder's checks): |v| stays below q + 2^12. */
 	for (u = 0; u < n; u ++) {
-		int32_t z = (int32_t)hm[u] - (int32_t)fpr_rint(z0[u]);
+		int32_t z = (int32_t)hm[u] - fpr_rint32(z0[u]);
 
 		sqn += (uint32_t)(z * z);
 		ng |= sqn;
@@ -414,7 +417,7 @@ static int finish_sig(int16_t *s2, fpr *z0, fpr *z1, const fpr *b00,
 	/* s2 into scratch (tx is free again), copied out only on success. */
 	s2tmp = (int16_t *)(void *)tx;
 	for (u = 0; u < n; u ++) {
-		s2tmp[u] = (int16_t)-fpr_rint(z1[u]);
+		s2tmp[u] = (int16_t)(0u - (uint32_t)fpr_rint32(z1[u]));
 	}
 	/* declassified: a rejected attempt is discarded, an accepted s2 is
 	   the public signature */

@@ -467,6 +467,74 @@ static void test_int(long n)
 	finish("trunc");
 }
 
+/* fa_fpr_rint32 (|x| < 2^31, 32-bit words only) against (int32_t) of
+   fa_fpr_rint and of the FPU reference: edge values (zeros, halves and
+   their neighbours, 2^k - 1/2 and 2^k +- 1 ulp, the ends of the range,
+   tiny and subnormal magnitudes), then random values over every
+   exponent of the range with random and with short fractions. */
+static void check_rint32(uint64_t x)
+{
+	uint64_t want = (uint64_t)(uint32_t)(int32_t)ref_rint(x);
+
+	cmp_u64("rint32", x, 0, (uint64_t)(uint32_t)fa_fpr_rint32(x), want);
+	cmp_u64("rint32 vs rint", x, 0, (uint64_t)(uint32_t)fa_fpr_rint32(x),
+		(uint64_t)(uint32_t)(int32_t)fa_fpr_rint(x));
+}
+
+static void test_rint32(long n)
+{
+	static const double edge[] = {
+		0.0, 0.5, 1.0, 1.5, 2.5, 3.5, 0.49999999999999994,
+		0.5000000000000001, 1.4999999999999998, 2.5000000000000004,
+		12288.5, 12289.5, 4095.5, 4096.5, 65535.5, 1048575.5,
+		2147483646.5, 2147483647.0, 2147483647.25, 2147483646.75,
+		1073741823.5, 1073741824.5, 4503599627370495.5 / 2097152.0,
+		1e-300, 4.9e-324, 2.2250738585072014e-308, 1e-9, 0.25, 0.75,
+	};
+	size_t k;
+	long i;
+	int j;
+
+	start();
+	for (k = 0; k < sizeof edge / sizeof edge[0]; k ++) {
+		check_rint32(d2u(edge[k]));
+		check_rint32(d2u(-edge[k]));
+	}
+	/* 2^j - 1/2, 2^j, and their neighbours, 2^-40 <= 2^j <= 2^30 */
+	for (j = -40; j <= 30; j ++) {
+		double p = __builtin_ldexp(1.0, j);
+		uint64_t b[4];
+		int q;
+
+		b[0] = d2u(p);
+		b[1] = d2u(p - 0.5 > 0 ? p - 0.5 : p);
+		b[2] = d2u(p + 0.5);
+		b[3] = d2u(p * 1.5);
+		for (q = 0; q < 4; q ++) {
+			check_rint32(b[q]);
+			check_rint32(b[q] - 1);
+			check_rint32(b[q] + 1);
+			check_rint32(b[q] | SIGN_BIT);
+			check_rint32((b[q] - 1) | SIGN_BIT);
+			check_rint32((b[q] + 1) | SIGN_BIT);
+		}
+	}
+	for (i = 0; i < n; i ++) {
+		/* exponent field 1023 - 60 .. 1023 + 30 (|x| < 2^31) */
+		uint64_t e = 963 + rnd() % 91;
+		uint64_t f = rnd() & ((((uint64_t)1) << 52) - 1);
+		uint64_t x;
+
+		if (i & 1) {
+			/* few fraction bits: halves and integers */
+			f &= ~((((uint64_t)1) << (rnd() % 53)) - 1);
+		}
+		x = (e << 52) | f | ((rnd() & 1) ? SIGN_BIT : 0);
+		check_rint32(x);
+	}
+	finish("rint32");
+}
+
 /* fa_fpr_of32 against the C conversion (every int32 is exact), and
    fa_fpr_trunc_scaled against truncating the FPU's x * 2^k. */
 static void test_of32_trunc_scaled(long n)
@@ -652,8 +720,17 @@ static void test_api(long n)
 		if (field(x) >= 1023 + 52 || is_subnormal(x))
 			continue;
 		cmp_u64("fpr_rint", x, 0, (uint64_t)fpr_rint(fx), (uint64_t)ref_rint(x));
+		if (field(x) < 1023 + 31)
+			cmp_u64("fpr_rint32", x, 0,
+				(uint64_t)(uint32_t)fpr_rint32(fx),
+				(uint64_t)(uint32_t)(int32_t)ref_rint(x));
 		cmp_u64("fpr_floor", x, 0, (uint64_t)fpr_floor(fx), (uint64_t)ref_floor(x));
 		cmp_u64("fpr_trunc", x, 0, (uint64_t)fpr_trunc(fx), (uint64_t)ref_trunc(x));
+	}
+	/* fpr_of_u16: every input, against the C conversion */
+	for (i = 0; i < 65536; i ++) {
+		cmp_u64("fpr_of_u16", (uint64_t)i, 0,
+			fpr_bits(fpr_of_u16((uint32_t)i)), d2u((double)i));
 	}
 	finish(FA_FPEMU ? "fpr.h API (emulated build)" : "fpr.h API (native build)");
 }
@@ -672,6 +749,7 @@ int main(int argc, char **argv)
 	test_div(n);
 	test_sqrt(n);
 	test_int(n);
+	test_rint32(n);
 	test_of32_trunc_scaled(n / 2);
 	test_scaled(n);
 	test_lt(n);

@@ -17,6 +17,7 @@
 #define fa_fpr_div t32_fpr_div
 #define fa_fpr_sqrt t32_fpr_sqrt
 #define fa_fpr_rint t32_fpr_rint
+#define fa_fpr_rint32 t32_fpr_rint32
 #define fa_fpr_floor t32_fpr_floor
 #define fa_fpr_trunc t32_fpr_trunc
 #define fa_fpr_lt t32_fpr_lt

@@ -12,7 +12,11 @@
  *    2..8), so are keys that satisfy the equation but whose basis is
  *    too long ((F, G, -f, -g) swapped keys);
  *  - every genuine key (each degree, several seeds) passes;
- *  - an expanded key with any byte changed is refused by fa_sign_tree;
+ *  - expanded keys of both checksum versions (64-bit and 32-bit lanes)
+ *    sign as fa_sign_dyn, and one with any byte changed, or with
+ *    structured damage (two values negated, words swapped, a block
+ *    zeroed), is refused by fa_sign_tree; the 32-bit checksum's value is
+ *    pinned;
  *  - the attempt bound: the signing loop on a non-trapdoor basis returns
  *    after exactly max_attempts (inner API) and fa_sign_tree on such an
  *    expanded key (valid checksum) returns FA_ERR_SIGN_ATTEMPTS.
@@ -331,17 +335,45 @@ static void test_swapped(unsigned logn)
 	}
 }
 
-/* Genuine keys pass; expanded keys: any change is refused. */
+/* fa_sign_tree_ex on ek (nonce and sampler seed fixed): FA_ERR_KEY or
+   another code. */
+static int sign_ek(const uint8_t *ek, const uint8_t *nonce, uint8_t *sig,
+	size_t *sl)
+{
+	fa_shake256_ctx s1;
+
+	*sl = 2000;
+	fa_shake256_init_prng_from_seed(&s1, "s", 1);
+	return fa_sign_tree_ex(NULL, nonce, &s1, sig, sl, FA_SIG_COMPRESSED,
+		ek, "msg", 3, tmp, tmp_len);
+}
+
+/* The body's 32-bit word i (the checksums read the body in place). */
+static uint32_t *ek_word(uint8_t *ek, size_t i)
+{
+	return (uint32_t *)(void *)(ek + 8) + i;
+}
+
+/*
+ * Genuine keys pass; expanded keys of either checksum version (1: 64-bit
+ * lanes, 2: 32-bit lanes) sign the same bytes as fa_sign_dyn, and any
+ * change is refused: every header byte, random bit flips, and structured
+ * damage that a plain sum modulo 2^32 would miss (two sign bits flipped,
+ * i.e. two binary64 values negated, at even and odd distances; two words
+ * swapped; a block zeroed; a word +2^31 and another -2^31), and a header
+ * claiming the other version.
+ */
 static void test_genuine_and_expanded(unsigned logn)
 {
 	static uint8_t sk[2305], pk[1793], pk2[1793], sig[2000], sig2[2000];
 	static uint64_t ek_store[(FA_EXPANDED_KEY_SIZE(10) + 7) / 8];
 	uint8_t *ek = (uint8_t *)ek_store;
-	size_t eklen = FA_EXPANDED_KEY_SIZE(logn), sl, sl2;
+	size_t eklen = FA_EXPANDED_KEY_SIZE(logn), nw = (eklen - 8) / 4;
+	size_t sl, sl2;
 	uint8_t nonce[40];
-	fa_shake256_ctx s1, s2;
+	fa_shake256_ctx s2;
 	uint64_t rs = 77 + logn;
-	unsigned seed, i;
+	unsigned seed, i, ver, tried = 0;
 	int r, refused = 1;
 
 	for (seed = 0; seed < 3; seed ++) {
@@ -354,33 +386,152 @@ static void test_genuine_and_expanded(unsigned logn)
 	r = fa_expand_privkey(NULL, ek, eklen, sk, FA_PRIVKEY_SIZE(logn),
 		tmp, tmp_len);
 	CHECK(r == FA_OK, "expand logn=%u r=%d", logn, r);
+	CHECK(ek[3] == FA_EK_VERSION_NATIVE, "version byte %u", ek[3]);
 	memset(nonce, 0xA5, sizeof nonce);
-	fa_shake256_init_prng_from_seed(&s1, "s", 1);
 	fa_shake256_init_prng_from_seed(&s2, "s", 1);
-	sl = sl2 = sizeof sig;
-	r = fa_sign_tree_ex(NULL, nonce, &s1, sig, &sl, FA_SIG_COMPRESSED, ek,
-		"msg", 3, tmp, tmp_len);
-	CHECK(r == FA_OK, "sign_tree logn=%u r=%d", logn, r);
+	sl2 = sizeof sig2;
 	r = fa_sign_dyn_ex(NULL, nonce, &s2, sig2, &sl2, FA_SIG_COMPRESSED, sk,
 		FA_PRIVKEY_SIZE(logn), "msg", 3, tmp, tmp_len);
-	CHECK(r == FA_OK && sl == sl2 && memcmp(sig, sig2, sl) == 0,
-		"tree == dyn logn=%u", logn);
-	CHECK(fa_verify(NULL, sig, sl, 0, pk, FA_PUBKEY_SIZE(logn), "msg", 3,
-		tmp, tmp_len) == FA_OK, "verify logn=%u", logn);
-	/* every header byte, then random body bytes */
-	for (i = 0; i < 8 + 24; i ++) {
-		size_t pos = i < 8 ? i : 8 + (size_t)(tu_rand64(&rs) % (eklen - 8));
-		uint8_t bit = (uint8_t)(1u << (tu_rand64(&rs) & 7));
+	CHECK(r == FA_OK, "sign_dyn logn=%u r=%d", logn, r);
+	CHECK(fa_verify(NULL, sig2, sl2, 0, pk, FA_PUBKEY_SIZE(logn), "msg",
+		3, tmp, tmp_len) == FA_OK, "verify logn=%u", logn);
+	for (ver = 1; ver <= 2; ver ++) {
+		uint32_t a, b;
+		size_t p, q;
 
-		ek[pos] ^= bit;
-		sl = sizeof sig;
-		fa_shake256_init_prng_from_seed(&s1, "s", 1);
-		r = fa_sign_tree_ex(NULL, nonce, &s1, sig, &sl,
-			FA_SIG_COMPRESSED, ek, "msg", 3, tmp, tmp_len);
-		refused &= r == FA_ERR_KEY;
-		ek[pos] ^= bit;
+		fa_expanded_key_seal(ek, logn, ver);
+		CHECK(fa_expanded_key_check(ek) == (int)logn,
+			"check v%u logn=%u", ver, logn);
+		r = sign_ek(ek, nonce, sig, &sl);
+		CHECK(r == FA_OK && sl == sl2 && memcmp(sig, sig2, sl) == 0,
+			"tree v%u == dyn logn=%u r=%d", ver, logn, r);
+		/* every header byte, then random body bits */
+		for (i = 0; i < 8 + 24; i ++) {
+			size_t pos = i < 8 ? i
+				: 8 + (size_t)(tu_rand64(&rs) % (eklen - 8));
+			uint8_t bit = (uint8_t)(1u << (tu_rand64(&rs) & 7));
+
+			ek[pos] ^= bit;
+			refused &= sign_ek(ek, nonce, sig, &sl) == FA_ERR_KEY;
+			ek[pos] ^= bit;
+			tried ++;
+		}
+		/* structured damage, each undone after the check */
+		for (i = 0; i < 24; i ++) {
+			p = (size_t)(tu_rand64(&rs) % (nw / 2)) * 2 + 1;
+			q = (size_t)(tu_rand64(&rs) % (nw / 2)) * 2 + 1;
+			if (q == p) {
+				q = (p + 2) % nw;
+			}
+			switch (i % 4) {
+			case 0:   /* two values negated (sign bits) */
+				*ek_word(ek, p) ^= 0x80000000u;
+				*ek_word(ek, q) ^= 0x80000000u;
+				refused &= sign_ek(ek, nonce, sig, &sl)
+					== FA_ERR_KEY;
+				*ek_word(ek, p) ^= 0x80000000u;
+				*ek_word(ek, q) ^= 0x80000000u;
+				break;
+			case 1:   /* two words swapped (when they differ) */
+				q = (q + (tu_rand64(&rs) & 1)) % nw;
+				a = *ek_word(ek, p);
+				b = *ek_word(ek, q);
+				if (a == b) {
+					continue;
+				}
+				*ek_word(ek, p) = b;
+				*ek_word(ek, q) = a;
+				refused &= sign_ek(ek, nonce, sig, &sl)
+					== FA_ERR_KEY;
+				*ek_word(ek, p) = a;
+				*ek_word(ek, q) = b;
+				break;
+			case 2: { /* a block of up to 16 words zeroed */
+				static uint32_t save[16];
+				size_t m = nw - p < 16 ? nw - p : 16, j;
+				uint32_t any = 0;
+
+				for (j = 0; j < m; j ++) {
+					save[j] = *ek_word(ek, p + j);
+					any |= save[j];
+					*ek_word(ek, p + j) = 0;
+				}
+				if (any != 0) {
+					refused &= sign_ek(ek, nonce, sig,
+						&sl) == FA_ERR_KEY;
+				}
+				for (j = 0; j < m; j ++) {
+					*ek_word(ek, p + j) = save[j];
+				}
+				break;
+			}
+			default:  /* +2^31 and -2^31 (even distance) */
+				q = (p + 2 * (1 + (size_t)(tu_rand64(&rs)
+					% 64))) % nw;
+				if (q == p) {
+					q = (p + 2) % nw;
+				}
+				*ek_word(ek, p) += 0x80000000u;
+				*ek_word(ek, q) -= 0x80000000u;
+				refused &= sign_ek(ek, nonce, sig, &sl)
+					== FA_ERR_KEY;
+				*ek_word(ek, p) -= 0x80000000u;
+				*ek_word(ek, q) += 0x80000000u;
+				break;
+			}
+			tried ++;
+		}
+		/* the other version's byte, and unknown versions */
+		ek[3] = (uint8_t)(3 - ver);
+		refused &= sign_ek(ek, nonce, sig, &sl) == FA_ERR_KEY;
+		ek[3] = 0;
+		refused &= sign_ek(ek, nonce, sig, &sl) == FA_ERR_KEY;
+		ek[3] = 3;
+		refused &= sign_ek(ek, nonce, sig, &sl) == FA_ERR_KEY;
+		ek[3] = (uint8_t)ver;
+		/* undone: accepted again, same signature */
+		r = sign_ek(ek, nonce, sig, &sl);
+		CHECK(r == FA_OK && sl == sl2 && memcmp(sig, sig2, sl) == 0,
+			"restored v%u logn=%u r=%d", ver, logn, r);
 	}
+	CHECK(tried >= 100, "damage cases %u", tried);
 	CHECK(refused, "corrupted expanded key accepted logn=%u", logn);
+}
+
+/* fa_expanded_key_checksum32 of w[u] = u * 0x01010101 (u < 24), logn 1,
+   from an independent Python model of privkey_check.c's description:
+     mix = lambda h, w: (lambda x: x ^ (x >> 16))(((h ^ w) * 0x9E3779B1)
+           & 0xFFFFFFFF); lanes seeded with the pi words, lane j takes the
+     words j mod 8, then r = mix(0x452821E6, 24) folded with the 8 lanes. */
+#define EK32_KNOWN 0x49815316u
+
+/* The version-2 checksum's arithmetic, pinned: one known value (any
+   platform computes the same, so a key sealed on a 32-bit core checks on
+   a 64-bit host) and single-bit sensitivity at every bit of a small
+   buffer. */
+static void test_checksum32(void)
+{
+	uint32_t w[24], c0, c;
+	size_t u, b;
+	unsigned all = 1;
+
+	for (u = 0; u < 24; u ++) {
+		w[u] = (uint32_t)(u * 0x01010101u);
+	}
+	c0 = fa_expanded_key_checksum32(w, 24, 1);
+	printf("checksum32 of the test buffer: 0x%08x\n", (unsigned)c0);
+	CHECK(c0 == EK32_KNOWN, "checksum32 0x%08x", (unsigned)c0);
+	for (u = 0; u < 24; u ++) {
+		for (b = 0; b < 32; b ++) {
+			w[u] ^= (uint32_t)1 << b;
+			c = fa_expanded_key_checksum32(w, 24, 1);
+			all &= c != c0;
+			w[u] ^= (uint32_t)1 << b;
+		}
+	}
+	CHECK(all, "a single-bit change kept checksum32");
+	CHECK(fa_expanded_key_checksum32(w, 24, 2) != c0, "logn ignored");
+	CHECK(fa_expanded_key_checksum32(w, 16, 1) != c0, "length ignored");
 }
 
 /*
@@ -405,7 +556,6 @@ static void test_attempt_bound(void)
 	unsigned used, zeros = 0, ones = 0, other = 0, i;
 	uint64_t rs = 5;
 	fpr *body;
-	uint32_t c;
 	int r;
 
 	keypair(1, 3, sk, pk);
@@ -435,12 +585,7 @@ static void test_attempt_bound(void)
 		   2^15 (finish_sig squares it in 32 bits) */
 		body[u] = fpr_mul(body[u], fpr_half(fpr_of(3)));
 	}
-	c = fa_expanded_key_checksum((const uint64_t *)(void *)(ek + 8),
-		(FA_EXPANDED_KEY_SIZE(4) - 8) / 8, 4);
-	ek[4] = (uint8_t)c;
-	ek[5] = (uint8_t)(c >> 8);
-	ek[6] = (uint8_t)(c >> 16);
-	ek[7] = (uint8_t)(c >> 24);
+	fa_expanded_key_seal(ek, 4, FA_EK_VERSION_NATIVE);
 	fa_shake256_init_prng_from_seed(&rng, "b", 1);
 	r = fa_sign_tree_ex(NULL, nonce, &rng, sig, &sl, FA_SIG_COMPRESSED, ek,
 		"m", 1, tmp, tmp_len);
@@ -560,6 +705,7 @@ int main(void)
 		test_genuine_and_expanded(logn);
 		test_gs_parseval(logn);
 	}
+	test_checksum32();
 	test_random_keys(1, 20000);
 	printf("attempt bound\n");
 	test_attempt_bound();

@@ -626,6 +626,18 @@ bench(void)
 	}
 }
 
+/* hash-to-point's division-free w mod q (inner.h), for every w < 5q. */
+static void test_mod_q_small(void)
+{
+	uint32_t w, bad = 0;
+
+	for (w = 0; w < 5u * FA_Q; w ++) {
+		bad += fa_mod_q_small(w) != w % FA_Q;
+	}
+	CHECK(bad == 0, "fa_mod_q_small: %u of 61445 values wrong",
+		(unsigned)bad);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -641,5 +653,6 @@ main(int argc, char **argv)
 	test_htp_vectors();
 	test_htp_ct();
 	test_htp_crafted();
+	test_mod_q_small();
 	return tu_finish("test_shake");
 }

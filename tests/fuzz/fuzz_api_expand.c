@@ -42,19 +42,7 @@ static void sign_ek_and_verify(const uint8_t *ek, const uint8_t *pk,
    expanded key, or a buffer outside the contract). */
 static int ek_intact(const uint8_t *ek)
 {
-	unsigned el = ek[0] & 0x0F;
-	uint32_t c, stored;
-
-	if ((ek[0] & 0xF0) != 0x60 || el < 1 || el > 10 || ek[1] != 'F'
-		|| ek[2] != 'A' || ek[3] != 1)
-	{
-		return 0;
-	}
-	c = fa_expanded_key_checksum((const uint64_t *)(const void *)(ek + 8),
-		(FA_EXPANDED_KEY_SIZE(el) - 8) / 8, el);
-	stored = (uint32_t)ek[4] | ((uint32_t)ek[5] << 8)
-		| ((uint32_t)ek[6] << 16) | ((uint32_t)ek[7] << 24);
-	return c == stored;
+	return fa_expanded_key_check(ek) >= 0;
 }
 
 int
