@@ -15,6 +15,8 @@
 #include "fw_hal.h"
 #include "fw_link.h"
 #include "soc_proto.h"
+#include "inner.h"
+#include "kernels.h"
 
 #define LOGN_MAX 10u
 #define SEED_MAX 64u
@@ -49,6 +51,35 @@ static unsigned check_sk(const fw_field *f, unsigned logn)
 static unsigned check_pk(const fw_field *f, unsigned logn)
 {
 	return fw_key_status(f, (uint8_t)logn, FA_PUBKEY_SIZE(logn));
+}
+
+/* aux of a PUBKEY reply: the cycles of h = g/f mod q alone
+   (fa_compute_public on f, g decoded again, with the mode's kernels),
+   what seed 000's "KeyGen (compute pk)" covers; fa_make_public also
+   decodes all of the private key and checks it (fG - gF = q, norms).
+   The key was accepted by fa_make_public just before. */
+static uint64_t pubkey_h_cycles(const fa_backend *be, const uint8_t *sk,
+	size_t sk_len)
+{
+	/* tmp_buf: f, g, F (NMAX bytes each), then h and the scratch of
+	   fa_compute_public (2n bytes each; 3 NMAX keeps them aligned) */
+	const size_t nmax = (size_t)1 << LOGN_MAX;
+	int8_t *f = (int8_t *)tmp_buf, *g = f + nmax, *F = g + nmax;
+	uint16_t *h = (uint16_t *)(void *)(tmp_buf + 3 * nmax);
+	unsigned logn;
+	uint64_t t0, t1;
+
+	if (fa_privkey_decode(f, g, F, &logn, sk, sk_len) != FA_OK) {
+		return 0;
+	}
+	t0 = fw_cycles();
+	if (!fa_compute_public(h, f, g, logn, (uint8_t *)(h + nmax),
+		fa_kernels_resolve(be)))
+	{
+		return 0;
+	}
+	t1 = fw_cycles();
+	return t1 - t0;
 }
 
 /* ML-KEM requests (FA_SOC_OP_KEM_*): the header's logn byte is the rank
@@ -286,6 +317,7 @@ static void serve(const fw_request *rq)
 		fw_stats_end(&stats);
 		if (rc == FA_OK) {
 			fw_rsp_field(pk_buf, FA_PUBKEY_SIZE(logn));
+			t2 = pubkey_h_cycles(be, f[0].p, f[0].len);
 		}
 		break;
 	}

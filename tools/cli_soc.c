@@ -302,6 +302,12 @@ int cli_soc_bench(int json, unsigned runs, unsigned logn_lo,
 				printf(",\"expand_cycles\":%llu",
 					(unsigned long long)res[i].aux);
 			}
+			/* pubkey: h = g/f alone, without decoding and
+			   checking the private key (firmware's aux) */
+			if (strcmp(res[i].op, "pubkey") == 0) {
+				printf(",\"h_cycles\":%llu",
+					(unsigned long long)res[i].aux);
+			}
 			printf(",\"accel_compute_cycles\":%u,\"accel_bus_cycles\":%u,"
 				"\"dma_cycles\":%u,\"accel_calls\":%u,\"sim_wall_s\":%.1f}",
 				res[i].acc_compute, res[i].acc_bus, res[i].dma,

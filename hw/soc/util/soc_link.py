@@ -207,6 +207,8 @@ def bench(args):
                    accel_calls=rep["accel_calls"])
         if op == "sign_tree":
             row["expand_cycles"] = rep["aux"]
+        if op == "pubkey":
+            row["h_cycles"] = rep["aux"]  # h = g/f alone (fw_main.c)
         res.append(row)
         return fs
 
