@@ -335,3 +335,14 @@ def test_ffsamp_unit():
         extra_env=dict({"FA_FFSAMP_LOGNS": " ".join(str(x) for x in logns())},
                        **({"TESTCASE": os.environ["FA_FFSAMP_TESTS"]}
                           if os.environ.get("FA_FFSAMP_TESTS") else {})))
+
+
+def test_node2_ucode_fresh():
+    """K_NODE2's microprogram in ffsamp_engine.v is the one
+    util/node2_ucode.py generates (which also checks its values against the
+    generic kernels' operations and its register allocation)."""
+    import subprocess
+    import sys
+    util = os.path.join(HERE, "..", "util", "node2_ucode.py")
+    eng = os.path.join(HERE, "..", "rtl", "ffsamp_engine.v")
+    subprocess.run([sys.executable, util, "--check", eng], check=True)
