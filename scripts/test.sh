@@ -95,6 +95,7 @@ run "fpr add/add_sub/mul/div/sqrt RV32IMC assembly vs C emulation (qemu-riscv32,
 run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
 run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
 run "ffSampling engine RTL vs library (cocotb, logn 1..4)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-ffsamp
+run "ML-KEM-768 encaps sequencer RTL vs library + ACVP/Wycheproof vectors (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-mlkem
 run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
 run "Python package" python/run_tests.sh
 run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 7 s)" scripts/fuzz_api.sh 7 address,undefined

@@ -9,4 +9,5 @@
 -f sampler/data/sampler.f
 -f keccak/data/keccak.f
 -f ffsamp/data/ffsamp.f
+-f mlkem/data/mlkem.f
 top/rtl/falcon_accel_top.v

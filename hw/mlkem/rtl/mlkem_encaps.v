@@ -1,0 +1,570 @@
+// mlkem_encaps -- ML-KEM-768 encapsulation (FIPS 203, Algorithm 17 with
+// K-PKE.Encrypt, Algorithm 14) as one hardware operation: ek (1,184
+// bytes) and m (32 bytes) in, ct (1,088 bytes) and K (32 bytes) out,
+// everything between in the block.
+//
+// Architecture: a fixed program of 43 steps (step_q, decoded by
+// `program` below), each a small sub-machine (st_q):
+//   DEC    ByteDecode12 of ek's t_hat into polynomials 0..2 with the
+//          modulus check (every coefficient < q; else ERR_EK, 384 cycles)
+//   HASH_H h = SHA3-256(ek)                (9 Keccak blocks)
+//   HASH_G (K, r) = SHA3-512(m || h)       (1 block)
+//   PRF    CBD_2(SHAKE256(r || N, 128 bytes)) written into (y) or added
+//          to (e1, e2) a polynomial
+//   NTT / INTT  FIPS 203 Algorithms 9 / 10 (the inverse with its final
+//          factor 3303 = 128^-1), one word butterfly per cycle
+//   XOF    A_hat[j][i] = SampleNTT(SHAKE128(rho || i || j)) into the
+//          scratch polynomial (rejection parse, 1 byte per cycle)
+//   BMUL   acc (+)= a o b, Algorithm 11, one word (two coefficients) per
+//          cycle, accumulation in place
+//   MU     v += Decompress_1(m)
+//   ENC    Compress_d + ByteEncode_d, d_u = 10 (u), d_v = 4 (v)
+// Polynomials live in pm (11 x 128 words of {f_2i+1, f_2i}, 12 bits each,
+// in [0, q-1]): 0..2 t_hat, 3..5 y_hat, 6..8 u, 9 v, 10 the A_hat entry
+// being used. u[i] = sum_j A_hat[j][i] o y_hat[j] samples each matrix
+// entry just before its product, so the matrix is never stored.
+// Hashing uses one keccak_unit (hw/keccak) through its word port: the
+// sequencer writes the padded message words (absorb), permutes, and
+// reads state words (squeeze).
+//
+// Constant time: every loop has a fixed count except SampleNTT's, whose
+// length depends on rho (public, in ek). The cycle count of an operation
+// is therefore a function of ek alone (tested: two m, same cycles).
+//
+// Host port (word address h_addr_i, 32-bit little-endian words of the
+// byte strings; reads answer the next cycle on h_rdata_o):
+//   0x000..0x127  ek (write; reads back)       0x128..0x12f  m (write)
+//   0x200..0x30f  ct (read)                    0x310..0x317  K (read)
+// h_err_o pulses for a refused access (any write while busy, an address
+// outside the map, ct/K before a successful operation or while busy);
+// refused writes change nothing, refused reads return 0.
+//
+// Control: start_i with level_i (1 = ML-KEM-768; 0 = 512 and 2 = 1024 are
+// not built in). done_o pulses at the end of every accepted or refused
+// start; err_o holds the code of the last one: ERR_NONE, ERR_BUSY (start
+// while busy: refused, the running operation goes on), ERR_LEVEL,
+// ERR_EK (modulus check failed), ERR_WDOG (the operation ran more than
+// WDOG cycles: aborted; SampleNTT's loop is the only one unbounded).
+// cycles_o: cycles of the last operation (start to done).
+// Memories are behavioural arrays with asynchronous reads (several read
+// ports per cycle): correct for simulation; on an FPGA they map to LUT RAM
+// or flops, not block RAM (hw/mlkem/doc/mlkem.md).
+`default_nettype none
+module mlkem_encaps #(parameter integer WDOG = 200000) (
+	input  wire        clk_i,
+	input  wire        rst_ni,
+	input  wire        start_i,
+	input  wire [1:0]  level_i,
+	output wire        busy_o,
+	output reg         done_o,
+	output reg  [2:0]  err_o,
+	output reg  [31:0] cycles_o,
+	input  wire        h_en_i,
+	input  wire        h_we_i,
+	input  wire [9:0]  h_addr_i,
+	input  wire [31:0] h_wdata_i,
+	output reg  [31:0] h_rdata_o,
+	output reg         h_err_o
+);
+	localparam [2:0] ERR_NONE = 3'd0, ERR_BUSY = 3'd1, ERR_LEVEL = 3'd2,
+	                 ERR_EK = 3'd3, ERR_WDOG = 3'd4;
+	localparam [12:0] Q = 13'd3329;
+
+	// ---------------------------------------------------------------
+	// Arithmetic mod q (all operands and results in [0, q-1])
+	function [11:0] addq(input [11:0] a, input [11:0] b);
+		reg [12:0] t;
+		begin
+			t = {1'b0, a} + {1'b0, b};
+			addq = (t >= Q) ? t - Q : t[11:0];
+		end
+	endfunction
+	function [11:0] subq(input [11:0] a, input [11:0] b);
+		reg [12:0] t;
+		begin
+			t = {1'b0, a} + Q - {1'b0, b};
+			subq = (t >= Q) ? t - Q : t[11:0];
+		end
+	endfunction
+	// Barrett: x = a b < 2^24, t = floor(x M / 2^32), M = floor(2^32 / q)
+	// = 1290167: t in {floor(x/q) - 1, floor(x/q)}, r = x - t q in [0, 2q).
+	function [11:0] mulq(input [11:0] a, input [11:0] b);
+		reg [23:0] x;
+		reg [44:0] xm;
+		reg [11:0] t;
+		reg [12:0] r;
+		begin
+			x = a * b;
+			xm = x * 21'd1290167;
+			t = xm[43:32];
+			r = x[12:0] - t * Q;
+			mulq = (r >= Q) ? r - Q : r[11:0];
+		end
+	endfunction
+	// Compress_d(x) = round(2^d x / q) mod 2^d = floor((2^d x + 1664) / q)
+	// mod 2^d (q odd: no ties); n < 2^22, the same Barrett quotient with
+	// one correction.
+	function [9:0] compq(input [11:0] x, input d10);
+		reg [21:0] n;
+		reg [43:0] nm;
+		reg [11:0] t;
+		reg [12:0] r;
+		begin
+			n = (d10 ? {x, 10'd0} : {6'd0, x, 4'd0}) + 22'd1664;
+			nm = n * 21'd1290167;
+			t = nm[43:32];
+			r = n[12:0] - t * Q;
+			if (r >= Q)
+				t = t + 12'd1;
+			compq = d10 ? t[9:0] : {6'd0, t[3:0]};
+		end
+	endfunction
+	// CBD_2 of one nibble: (v0 + v1) - (v2 + v3) mod q.
+	function [11:0] cbd2(input [3:0] v);
+		reg [1:0] x, y;
+		begin
+			x = {1'b0, v[0]} + {1'b0, v[1]};
+			y = {1'b0, v[2]} + {1'b0, v[3]};
+			cbd2 = (x >= y) ? {10'd0, x - y} : Q[11:0] - {10'd0, y - x};
+		end
+	endfunction
+
+	// ---------------------------------------------------------------
+	// Storage
+	reg [31:0] ekw [0:295];
+	reg [31:0] mw  [0:7];
+	reg [31:0] ctw [0:271];
+	reg [31:0] kw  [0:7];
+	reg [31:0] hw  [0:7];
+	reg [31:0] rw  [0:7];
+	reg [23:0] pm  [0:1407];
+
+	// ---------------------------------------------------------------
+	// Program
+	localparam [3:0] OP_DEC = 4'd0, OP_HASH_H = 4'd1, OP_HASH_G = 4'd2,
+	                 OP_PRF = 4'd3, OP_NTT = 4'd4, OP_XOF = 4'd5,
+	                 OP_BMUL = 4'd6, OP_INTT = 4'd7, OP_MU = 4'd8,
+	                 OP_ENC10 = 4'd9, OP_ENC4 = 4'd10, OP_END = 4'd11;
+	localparam [3:0] P_TMP = 4'd10, P_V = 4'd9;
+	reg  [5:0] step_q;
+	reg  [3:0] p_op, p_a, p_b, p_c;
+	reg  [7:0] p_n;          // PRF nonce N / XOF bytes (i, j)
+	reg        p_f;          // BMUL: first term; PRF: 1 = add
+	reg  [5:0] s;
+	reg  [4:0] ij;
+	always @(*) begin
+		p_op = OP_END; p_a = 4'd0; p_b = 4'd0; p_c = 4'd0; p_n = 8'd0; p_f = 1'b0;
+		s = 6'd0; ij = 5'd0;
+		if (step_q == 6'd0) p_op = OP_DEC;
+		else if (step_q == 6'd1) p_op = OP_HASH_H;
+		else if (step_q == 6'd2) p_op = OP_HASH_G;
+		else if (step_q <= 6'd5) begin                     // y[i]
+			s = step_q - 6'd3;
+			p_op = OP_PRF; p_n = {2'd0, s}; p_c = 4'd3 + s[3:0]; p_f = 1'b0;
+		end else if (step_q <= 6'd8) begin                 // y_hat = NTT(y)
+			p_op = OP_NTT; p_c = step_q[3:0] - 4'd3;
+		end else if (step_q <= 6'd26) begin                // u_hat
+			s = step_q - 6'd9;                              // 6 i + 2 j + (0: XOF, 1: BMUL)
+			ij = s[5:1];                                    // 3 i + j
+			p_n = {(ij >= 5'd6) ? 4'd2 : (ij >= 5'd3) ? 4'd1 : 4'd0,
+			       (ij >= 5'd6) ? ij[3:0] - 4'd6 : (ij >= 5'd3) ? ij[3:0] - 4'd3 : ij[3:0]};
+			if (!s[0]) p_op = OP_XOF;
+			else begin
+				p_op = OP_BMUL; p_a = P_TMP; p_b = 4'd3 + p_n[3:0];
+				p_c = 4'd6 + p_n[7:4]; p_f = (p_n[3:0] == 4'd0);
+			end
+		end else if (step_q <= 6'd29) begin                // v_hat = t_hat^T o y_hat
+			s = step_q - 6'd27;
+			p_op = OP_BMUL; p_a = s[3:0]; p_b = 4'd3 + s[3:0]; p_c = P_V;
+			p_f = (s == 6'd0);
+		end else if (step_q <= 6'd33) begin                // u, v = NTT^-1
+			s = step_q - 6'd30;
+			p_op = OP_INTT; p_c = 4'd6 + s[3:0];
+		end else if (step_q <= 6'd37) begin                // + e1, + e2
+			s = step_q - 6'd34;
+			p_op = OP_PRF; p_n = {2'd0, s} + 8'd3; p_c = 4'd6 + s[3:0]; p_f = 1'b1;
+		end else if (step_q == 6'd38) begin
+			p_op = OP_MU; p_c = P_V;
+		end
+		else if (step_q <= 6'd41) begin
+			s = step_q - 6'd39;
+			p_op = OP_ENC10; p_c = 4'd6 + s[3:0];
+		end else if (step_q == 6'd42) begin
+			p_op = OP_ENC4; p_c = P_V;
+		end
+	end
+
+	// ---------------------------------------------------------------
+	// Keccak unit
+	reg         k_cmd_valid;
+	reg  [1:0]  k_cmd;
+	reg         k_en, k_we;
+	reg  [5:0]  k_idx;
+	reg  [31:0] k_wdata;
+	wire [31:0] k_rdata;
+	wire        k_busy, k_done, k_err;
+	keccak_unit u_keccak (
+		.clk_i(clk_i), .rst_ni(rst_ni), .cmd_valid_i(k_cmd_valid), .cmd_i(k_cmd),
+		.busy_o(k_busy), .done_o(k_done), .err_o(k_err),
+		.h_en_i(k_en), .h_we_i(k_we), .h_idx_i(k_idx), .h_wdata_i(k_wdata),
+		.h_rdata_o(k_rdata));
+
+	// ---------------------------------------------------------------
+	// Sub-machine state
+	localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_DEC = 4'd2, S_CLR = 4'd3,
+	                 S_ABS = 4'd4, S_APW = 4'd5, S_RD = 4'd6, S_SQW = 4'd7,
+	                 S_SPW = 4'd8, S_NTT = 4'd9, S_SCALE = 4'd10, S_BMUL = 4'd11,
+	                 S_MU = 4'd12, S_ENC = 4'd13;
+	reg  [3:0]  st_q;
+	reg         busy_q;
+	reg  [31:0] cyc_q;
+	reg         ok_q;           // ct and K hold a successful operation's result
+	reg  [8:0]  w_q;            // word / butterfly counter
+	reg  [2:0]  lay_q;          // NTT layer 0..6
+	reg  [8:0]  sw_q;           // sponge: message word
+	reg  [5:0]  si_q;           // sponge: word within the block
+	reg  [1:0]  sub_q;          // byte within a squeezed word
+	reg         bad_q;          // DEC: a coefficient >= q
+	reg  [15:0] tb_q;           // SampleNTT: bytes of the current triple
+	reg  [1:0]  tc_q;           // SampleNTT: how many of them
+	reg  [8:0]  j_q;            // SampleNTT: coefficients accepted
+	reg  [11:0] ev_q;           // SampleNTT: even coefficient waiting for its pair
+	reg  [63:0] acc_q;          // ENC: bit accumulator
+	reg  [6:0]  nb_q;           // ENC: bits in it
+	reg  [8:0]  ow_q;           // ENC: next ct word
+
+	reg         sq_word_done, sq_finish;
+
+	// Sponge parameters of the current step
+	reg  [8:0]  sp_total;       // padded message words
+	reg  [5:0]  sp_rate;        // rate in words
+	reg  [31:0] sp_word;        // padded message word sw_q
+	always @(*) begin
+		sp_total = 9'd34; sp_rate = 6'd34; sp_word = 32'd0;
+		case (p_op)
+		OP_HASH_H: begin       // SHA3-256(ek): 1,184 bytes, rate 136
+			sp_total = 9'd306;
+			if (sw_q < 9'd296) sp_word = ekw[sw_q];
+			else if (sw_q == 9'd296) sp_word = 32'h06;
+			if (sw_q == 9'd305) sp_word = sp_word ^ 32'h8000_0000;
+		end
+		OP_HASH_G: begin       // SHA3-512(m || h): 64 bytes, rate 72
+			sp_total = 9'd18; sp_rate = 6'd18;
+			if (sw_q < 9'd8) sp_word = mw[sw_q[2:0]];
+			else if (sw_q < 9'd16) sp_word = hw[sw_q[2:0]];
+			else if (sw_q == 9'd16) sp_word = 32'h06;
+			else sp_word = 32'h8000_0000;
+		end
+		OP_XOF: begin          // SHAKE128(rho || i || j), rate 168
+			sp_total = 9'd42; sp_rate = 6'd42;
+			if (sw_q < 9'd8) sp_word = ekw[9'd288 + sw_q];
+			else if (sw_q == 9'd8) sp_word = {8'h00, 8'h1f, 4'd0, p_n[3:0], 4'd0, p_n[7:4]};
+			if (sw_q == 9'd41) sp_word = sp_word ^ 32'h8000_0000;
+		end
+		default: begin         // PRF: SHAKE256(r || N), rate 136
+			if (sw_q < 9'd8) sp_word = rw[sw_q[2:0]];
+			else if (sw_q == 9'd8) sp_word = {16'h0000, 8'h1f, p_n};
+			if (sw_q == 9'd33) sp_word = sp_word ^ 32'h8000_0000;
+		end
+		endcase
+	end
+
+	// ---------------------------------------------------------------
+	// Datapath of the current cycle (combinational)
+	// NTT / INTT butterfly addresses: coefficient distance 2^l, word
+	// distance 2^(l-1); l = 7 - lay (forward), 1 + lay (inverse).
+	wire        inv = (p_op == OP_INTT);
+	wire [2:0]  l = inv ? lay_q + 3'd1 : 3'd7 - lay_q;
+	wire [5:0]  bfly = w_q[5:0];
+	wire [5:0]  grp = bfly >> (l - 3'd1);
+	wire [5:0]  off = bfly & ((6'd1 << (l - 3'd1)) - 6'd1);
+	wire [6:0]  wj = ({1'b0, grp} << l) | {1'b0, off};
+	wire [6:0]  wk = wj + (7'd1 << (l - 3'd1));
+	wire [7:0]  zk8 = inv ? ((8'd1 << (4'd8 - {1'b0, l})) - 8'd1 - {2'b0, grp})
+	                      : ((8'd1 << (3'd7 - l)) + {2'b0, grp});
+	wire [6:0]  zk = zk8[6:0];
+	wire [11:0] zeta, gamma;
+	mlkem_zeta_rom u_zeta  (.sel_i(1'b0), .k_i(zk), .data_o(zeta));
+	mlkem_zeta_rom u_gamma (.sel_i(1'b1), .k_i(w_q[6:0]), .data_o(gamma));
+
+	wire [23:0] xj = pm[{p_c, wj}];
+	wire [23:0] xk = pm[{p_c, wk}];
+	reg  [23:0] bf_j, bf_k;
+	reg  [11:0] t0, t1;
+	always @(*) begin
+		if (!inv) begin
+			t0 = mulq(zeta, xk[11:0]);
+			t1 = mulq(zeta, xk[23:12]);
+			bf_j = {addq(xj[23:12], t1), addq(xj[11:0], t0)};
+			bf_k = {subq(xj[23:12], t1), subq(xj[11:0], t0)};
+		end else begin
+			t0 = 12'd0; t1 = 12'd0;
+			bf_j = {addq(xj[23:12], xk[23:12]), addq(xj[11:0], xk[11:0])};
+			bf_k = {mulq(zeta, subq(xk[23:12], xj[23:12])), mulq(zeta, subq(xk[11:0], xj[11:0]))};
+		end
+	end
+
+	// Word w_q of polynomial p_c (BMUL accumulator, MU, ENC, SCALE, PRF)
+	wire [6:0]  wrd = w_q[6:0];
+	wire [23:0] xc = pm[{p_c, wrd}];
+	wire [23:0] xa = pm[{p_a, wrd}];
+	wire [23:0] xb = pm[{p_b, wrd}];
+	wire [11:0] bm0 = addq(mulq(xa[11:0], xb[11:0]), mulq(mulq(xa[23:12], xb[23:12]), gamma));
+	wire [11:0] bm1 = addq(mulq(xa[11:0], xb[23:12]), mulq(xa[23:12], xb[11:0]));
+	wire [23:0] bm = p_f ? {bm1, bm0} : {addq(xc[23:12], bm1), addq(xc[11:0], bm0)};
+
+	// DEC: 12 bytes = 3 ek words = 8 coefficients = 4 pair words
+	wire [8:0]  dg3 = {w_q[8:2], 1'b0} + {2'd0, w_q[8:2]};     // 3 g, g = w / 4
+	wire [95:0] d96 = {ekw[dg3 + 9'd2], ekw[dg3 + 9'd1], ekw[dg3]};
+	wire [23:0] dpair = d96[24 * w_q[1:0] +: 24];
+	wire        dbad = (dpair[11:0] >= Q[11:0]) || (dpair[23:12] >= Q[11:0]);
+
+	// PRF consumer: byte sub_q of the squeezed word -> one pair word
+	wire [7:0]  sqb = k_rdata[8 * sub_q +: 8];
+	wire [6:0]  cw = {si_q[4:0], sub_q};          // pair word 4 si + sub
+	wire [23:0] xcw = pm[{p_c, cw}];
+	wire [23:0] cpair = {cbd2(sqb[7:4]), cbd2(sqb[3:0])};
+	wire [23:0] cout = p_f ? {addq(xcw[23:12], cpair[23:12]), addq(xcw[11:0], cpair[11:0])} : cpair;
+
+	// SampleNTT consumer: triple (C0, C1, C2) = (tb[7:0], tb[15:8], sqb)
+	wire [11:0] d1 = {tb_q[11:8], tb_q[7:0]};
+	wire [11:0] d2 = {sqb, tb_q[15:12]};
+	wire        acc1 = (d1 < Q[11:0]) && (j_q < 9'd256);
+	wire [8:0]  j1 = j_q + {8'd0, acc1};
+	wire        acc2 = (d2 < Q[11:0]) && (j1 < 9'd256);
+	wire [8:0]  j2 = j1 + {8'd0, acc2};
+
+	// MU: m bits 2w, 2w+1
+	wire [31:0] mword = mw[wrd[6:4]];
+	wire        mb0 = mword[{wrd[3:0], 1'b0}];
+	wire        mb1 = mword[{wrd[3:0], 1'b1}];
+
+	// ENC: compressed pair appended to the bit accumulator
+	wire        d10 = (p_op == OP_ENC10);
+	wire [9:0]  cl = compq(xc[11:0], d10);
+	wire [9:0]  ch = compq(xc[23:12], d10);
+	wire [19:0] cv = d10 ? {ch, cl} : {12'd0, ch[3:0], cl[3:0]};
+	wire [6:0]  nbn = nb_q + (d10 ? 7'd20 : 7'd8);
+	wire [63:0] accn = acc_q | ({44'd0, cv} << nb_q);
+
+	// ---------------------------------------------------------------
+	// Keccak port drive
+	always @(*) begin
+		k_cmd_valid = 1'b0; k_cmd = 2'd0; k_en = 1'b0; k_we = 1'b0;
+		k_idx = si_q; k_wdata = sp_word;
+		case (st_q)
+		S_CLR: begin k_cmd_valid = 1'b1; k_cmd = 2'd1; end
+		S_ABS: begin
+			k_en = 1'b1; k_we = 1'b1;
+			if (si_q == sp_rate - 6'd1) begin k_cmd_valid = 1'b1; k_cmd = 2'd2; end
+		end
+		S_RD: k_en = 1'b1;
+		S_SQW: if (sq_word_done && !sq_finish && si_q == sp_rate - 6'd1) begin
+			k_cmd_valid = 1'b1; k_cmd = 2'd2;
+		end
+		default: ;
+		endcase
+	end
+
+	// Squeeze consumers: is the current word used up, is the op finished?
+	always @(*) begin
+		sq_word_done = 1'b1; sq_finish = 1'b0;
+		case (p_op)
+		OP_HASH_H: sq_finish = (si_q == 6'd7);
+		OP_HASH_G: sq_finish = (si_q == 6'd15);
+		OP_PRF: begin
+			sq_word_done = (sub_q == 2'd3);
+			sq_finish = (si_q == 6'd31) && (sub_q == 2'd3);
+		end
+		OP_XOF: begin
+			sq_word_done = (sub_q == 2'd3);
+			sq_finish = (tc_q == 2'd2) && (j2 == 9'd256);
+		end
+		default: ;
+		endcase
+	end
+
+	assign busy_o = busy_q;
+
+	// ---------------------------------------------------------------
+	// Sequencer
+	always @(posedge clk_i) begin
+		if (!rst_ni) begin
+			st_q <= S_IDLE; busy_q <= 1'b0; done_o <= 1'b0; err_o <= ERR_NONE;
+			cycles_o <= 32'd0; cyc_q <= 32'd0; ok_q <= 1'b0; step_q <= 6'd0;
+			w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
+			bad_q <= 1'b0; tb_q <= 16'd0; tc_q <= 2'd0; j_q <= 9'd0; ev_q <= 12'd0;
+			acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0;
+		end else begin
+			done_o <= 1'b0;
+			if (busy_q)
+				cyc_q <= cyc_q + 32'd1;
+			if (start_i) begin
+				if (busy_q) begin
+					err_o <= ERR_BUSY;
+				end else if (level_i != 2'd1) begin
+					err_o <= ERR_LEVEL; done_o <= 1'b1; ok_q <= 1'b0;
+				end else begin
+					err_o <= ERR_NONE; busy_q <= 1'b1; ok_q <= 1'b0;
+					cyc_q <= 32'd1; step_q <= 6'd0; st_q <= S_FETCH;
+					acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0;
+				end
+			end
+			if (busy_q && cyc_q >= WDOG) begin
+				busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; err_o <= ERR_WDOG;
+				cycles_o <= cyc_q;
+			end else case (st_q)
+			S_FETCH: begin
+				w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
+				bad_q <= 1'b0; tc_q <= 2'd0; j_q <= 9'd0;
+				case (p_op)
+				OP_DEC: st_q <= S_DEC;
+				OP_HASH_H, OP_HASH_G, OP_PRF, OP_XOF: st_q <= S_CLR;
+				OP_NTT, OP_INTT: st_q <= S_NTT;
+				OP_BMUL: st_q <= S_BMUL;
+				OP_MU: st_q <= S_MU;
+				OP_ENC10, OP_ENC4: st_q <= S_ENC;
+				default: begin
+					busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; ok_q <= 1'b1;
+					cycles_o <= cyc_q;
+				end
+				endcase
+			end
+			S_DEC: begin
+				pm[{2'd0, w_q}] <= dpair;
+				bad_q <= bad_q | dbad;
+				w_q <= w_q + 9'd1;
+				if (w_q == 9'd383) begin
+					if (bad_q | dbad) begin
+						busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; err_o <= ERR_EK;
+						cycles_o <= cyc_q;
+					end else begin
+						step_q <= step_q + 6'd1; st_q <= S_FETCH;
+					end
+				end
+			end
+			S_CLR: st_q <= S_ABS;
+			S_ABS: begin
+				sw_q <= sw_q + 9'd1;
+				if (si_q == sp_rate - 6'd1) begin
+					si_q <= 6'd0; st_q <= S_APW;
+				end else
+					si_q <= si_q + 6'd1;
+			end
+			S_APW: if (k_done) st_q <= (sw_q == sp_total) ? S_RD : S_ABS;
+			S_RD: begin sub_q <= 2'd0; st_q <= S_SQW; end
+			S_SQW: begin
+				sub_q <= sub_q + 2'd1;
+				case (p_op)
+				OP_HASH_H: hw[si_q[2:0]] <= k_rdata;
+				OP_HASH_G: if (si_q < 6'd8) kw[si_q[2:0]] <= k_rdata;
+				           else rw[si_q[2:0]] <= k_rdata;
+				OP_PRF: pm[{p_c, cw}] <= cout;
+				OP_XOF: begin
+					if (tc_q != 2'd2) begin
+						tb_q <= {sqb, tb_q[15:8]};
+						tc_q <= tc_q + 2'd1;
+					end else begin
+						tc_q <= 2'd0;
+						j_q <= j2;
+						if (acc1 && acc2) begin
+							if (!j_q[0]) pm[{P_TMP, j_q[7:1]}] <= {d2, d1};
+							else begin pm[{P_TMP, j_q[7:1]}] <= {d1, ev_q}; ev_q <= d2; end
+						end else if (acc1 || acc2) begin
+							if (!j_q[0]) ev_q <= acc1 ? d1 : d2;
+							else pm[{P_TMP, j_q[7:1]}] <= {acc1 ? d1 : d2, ev_q};
+						end
+					end
+				end
+				default: ;
+				endcase
+				if (sq_finish) begin
+					step_q <= step_q + 6'd1; st_q <= S_FETCH;
+				end else if (sq_word_done) begin
+					if (si_q == sp_rate - 6'd1) begin
+						si_q <= 6'd0; st_q <= S_SPW;
+					end else begin
+						si_q <= si_q + 6'd1; st_q <= S_RD;
+					end
+				end
+			end
+			S_SPW: if (k_done) st_q <= S_RD;
+			S_NTT: begin
+				pm[{p_c, wj}] <= bf_j;
+				pm[{p_c, wk}] <= bf_k;
+				w_q <= w_q + 9'd1;
+				if (w_q[5:0] == 6'd63) begin
+					w_q <= 9'd0;
+					lay_q <= lay_q + 3'd1;
+					if (lay_q == 3'd6) begin
+						if (inv) st_q <= S_SCALE;
+						else begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+					end
+				end
+			end
+			S_SCALE: begin     // NTT^-1's final factor 128^-1 = 3303
+				pm[{p_c, wrd}] <= {mulq(xc[23:12], 12'd3303), mulq(xc[11:0], 12'd3303)};
+				w_q <= w_q + 9'd1;
+				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			end
+			S_BMUL: begin
+				pm[{p_c, wrd}] <= bm;
+				w_q <= w_q + 9'd1;
+				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			end
+			S_MU: begin        // Decompress_1(b) = 1665 b
+				pm[{p_c, wrd}] <= {addq(xc[23:12], mb1 ? 12'd1665 : 12'd0),
+				                   addq(xc[11:0], mb0 ? 12'd1665 : 12'd0)};
+				w_q <= w_q + 9'd1;
+				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			end
+			S_ENC: begin
+				if (nbn >= 7'd32) begin
+					ctw[ow_q] <= accn[31:0];
+					acc_q <= accn >> 32;
+					nb_q <= nbn - 7'd32;
+					ow_q <= ow_q + 9'd1;
+				end else begin
+					acc_q <= accn;
+					nb_q <= nbn;
+				end
+				w_q <= w_q + 9'd1;
+				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			end
+			default: ;
+			endcase
+		end
+	end
+
+	// ---------------------------------------------------------------
+	// Host port
+	wire in_ek = (h_addr_i < 10'h128);
+	wire in_m = (h_addr_i >= 10'h128) && (h_addr_i < 10'h130);
+	wire in_ct = (h_addr_i >= 10'h200) && (h_addr_i < 10'h310);
+	wire in_k = (h_addr_i >= 10'h310) && (h_addr_i < 10'h318);
+	wire [9:0] ct_i = h_addr_i - 10'h200;
+	always @(posedge clk_i) begin
+		if (!rst_ni) begin
+			h_rdata_o <= 32'd0; h_err_o <= 1'b0;
+		end else begin
+			h_err_o <= 1'b0;
+			if (h_en_i && h_we_i) begin
+				if (busy_q || !(in_ek || in_m))
+					h_err_o <= 1'b1;
+				else if (in_ek)
+					ekw[h_addr_i[8:0]] <= h_wdata_i;
+				else
+					mw[h_addr_i[2:0]] <= h_wdata_i;
+			end else if (h_en_i) begin
+				h_rdata_o <= 32'd0;
+				if (in_ek) h_rdata_o <= ekw[h_addr_i[8:0]];
+				else if (in_m) h_rdata_o <= mw[h_addr_i[2:0]];
+				else if ((in_ct || in_k) && ok_q && !busy_q)
+					h_rdata_o <= in_ct ? ctw[ct_i[8:0]] : kw[h_addr_i[2:0]];
+				else
+					h_err_o <= 1'b1;
+			end
+		end
+	end
+endmodule
+`default_nettype wire
