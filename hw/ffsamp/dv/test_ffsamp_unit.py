@@ -346,3 +346,14 @@ def test_node2_ucode_fresh():
     util = os.path.join(HERE, "..", "util", "node2_ucode.py")
     eng = os.path.join(HERE, "..", "rtl", "ffsamp_engine.v")
     subprocess.run([sys.executable, util, "--check", eng], check=True)
+
+
+def test_mps_ucode_fresh():
+    """K_MPS's microprogram in ffsamp_engine.v is the one util/mps_ucode.py
+    generates (its values checked against K_MERGE, K_T0, K_SPLIT's
+    operations there)."""
+    import subprocess
+    import sys
+    util = os.path.join(HERE, "..", "util", "mps_ucode.py")
+    eng = os.path.join(HERE, "..", "rtl", "ffsamp_engine.v")
+    subprocess.run([sys.executable, util, "--check", eng], check=True)
