@@ -17,6 +17,8 @@
 #define FA_RTL_CONFIG_FFSAMP_MASK 0x40000u  /* 1 when the ffSampling engine (op FFSAMPLING, targets FS_TREE and FS_WORK, FS_* registers) is built in */
 #define FA_RTL_CONFIG_MLKEM_LSB 19u
 #define FA_RTL_CONFIG_MLKEM_MASK 0x80000u  /* 1 when the ML-KEM (q = 3329) mode of the NTT unit (ops KEM_*, window and target KEM) is built in */
+#define FA_RTL_CONFIG_KEMENC_LSB 20u
+#define FA_RTL_CONFIG_KEMENC_MASK 0x100000u  /* 1 when the ML-KEM-768 encapsulation sequencer (op KEM_ENCAPS, window KEMENC, KEMENC_RESULT; hw/mlkem) is built in */
 #define FA_RTL_REG_CTRL 0x0008u  /* wo: Control (write 1 to act). */
 #define FA_RTL_CTRL_START_LSB 0u
 #define FA_RTL_CTRL_START_MASK 0x1u  /* start OP on LOGN; refused with ERR = BUSY while busy */
@@ -87,6 +89,9 @@
 #define FA_RTL_FS_RESULT_SAMPLES_LSB 16u
 #define FA_RTL_FS_RESULT_SAMPLES_MASK 0xFFFF0000u  /* SamplerZ calls made (2n when it succeeded) */
 #define FA_RTL_REG_FS_SZ_CYCLES 0x00ECu  /* ro: Engine cycles of the last FFSAMPLING spent waiting for SamplerZ (the rest of CYCLES is the vector work and the recursion, the same for every key, target and PRNG state of a degree). */
+#define FA_RTL_REG_KEMENC_RESULT 0x00F0u  /* ro: Outcome of the last KEM_ENCAPS (CONFIG.KEMENC = 1). */
+#define FA_RTL_KEMENC_RESULT_ERR_LSB 0u
+#define FA_RTL_KEMENC_RESULT_ERR_MASK 0x7u  /* enum KEMERR */
 #define FA_RTL_ID_VALUE 0x46414C43u
 #define FA_RTL_WIN_FFT_A 0x4000u  /* size 0x2000: FFT operand A (transforms work here), fpr u (0 <= u < n) at 8u (low word) and 8u+4 (high word), the library's layout (re[0..n/2), im[0..n/2)). */
 #define FA_RTL_WIN_FFT_B 0x6000u  /* size 0x2000: FFT operand B (second operand of the vector ops; scratch for transforms). */
@@ -94,6 +99,7 @@
 #define FA_RTL_WIN_NTT_B 0x9000u  /* size 0x1000: NTT operand B (second operand of NTT_MUL; scratch for transforms). */
 #define FA_RTL_WIN_KECCAK 0xA000u  /* size 0x100: Keccak-f[1600] state (CONFIG.KECCAK = 1): word w (0 <= w < 50) at 4w = bits [32w, 32w+31] of the state, i.e. sponge bytes 4w..4w+3 little-endian (lane (x, y) = words 2(x+5y), 2(x+5y)+1). A write XORs the value into the word (absorb); a read returns it (squeeze). Words 50..63 get SLVERR. */
 #define FA_RTL_WIN_KEM 0xB000u  /* size 0x400: ML-KEM polynomials (CONFIG.MLKEM = 1), LOGN not used: word i (0 <= i < 128) at 4i is pair i of operand A (the KEM ops work here), {f[2i+1], f[2i]} in bits [23:12], [11:0], each in [0, 3328] (write reduced values: the ops assume it); words 128..255 are operand B (second operand of KEM_BASEMUL*, scratch for the transforms). Bits [31:24] read 0. */
+#define FA_RTL_WIN_KEMENC 0xC000u  /* size 0x1000: ML-KEM-768 encapsulation sequencer (CONFIG.KEMENC = 1), 32-bit words of the FIPS 203 byte strings, little-endian: ek at 0x000..0x49F (296 words), m at 0x4A0..0x4BF (8 words) (write; read back), ct at 0x800..0xC3F (272 words) and K at 0xC40..0xC5F (8 words) (read only, after a successful KEM_ENCAPS). Other words, writes to ct/K, and ct/K reads before a result get SLVERR. */
 #define FA_RTL_OP_FFT 1u  /* A = FFT(A) (src/fft.c order) */
 #define FA_RTL_OP_IFFT 2u  /* A = iFFT(A) */
 #define FA_RTL_OP_NTT 3u  /* A = NTT(A) mod 12289 */
@@ -117,6 +123,7 @@
 #define FA_RTL_OP_KEM_INTT_MONT 66u  /* KEM A = NTT^-1(A) * 2^16 mod q (the library's mlkem_invntt slot) */
 #define FA_RTL_OP_KEM_BASEMUL 67u  /* KEM A = A o B, FIPS 203 Algorithm 11 (pairwise products modulo X^2 - gamma_i) */
 #define FA_RTL_OP_KEM_BASEMUL_MONT 68u  /* KEM A = (A o B) * 2^-16 mod q (the library's mlkem_basemul_acc term) */
+#define FA_RTL_OP_KEM_ENCAPS 72u  /* ML-KEM.Encaps_internal(ek, m) (FIPS 203 Algorithm 17) on the KEMENC window: ct and K out; CONST_LO = the level (768; 512 and 1024 are refused with KEMERR LEVEL); LOGN not used. An error ends it with STATUS.ERR = KEMENC and the code in KEMENC_RESULT.ERR */
 #define FA_RTL_ERR_NONE 0u  /* no error */
 #define FA_RTL_ERR_BAD_LOGN 1u  /* START with LOGN outside 1..10 */
 #define FA_RTL_ERR_BAD_OP 2u  /* START with an unknown OP */
@@ -124,6 +131,7 @@
 #define FA_RTL_ERR_ACCESS 4u  /* illegal AXI access (SLVERR given) */
 #define FA_RTL_ERR_SAMPLER 5u  /* the last SZ_LOAD / SAMPLERZ ended with SZ_RESULT.ERR != 0 */
 #define FA_RTL_ERR_FFSAMP 6u  /* the last FFSAMPLING ended with FS_RESULT.ERR != 0 */
+#define FA_RTL_ERR_KEMENC 7u  /* the last KEM_ENCAPS ended with KEMENC_RESULT.ERR != 0 */
 #define FA_RTL_FSERR_OK 0u  /* no error */
 #define FA_RTL_FSERR_NOTREE 1u  /* no committed tree (never committed, or FS_TREE written since) */
 #define FA_RTL_FSERR_LOGN 2u  /* LOGN is not the committed tree's (or outside 1..the engine's maximum) */
@@ -132,6 +140,11 @@
 #define FA_RTL_FSERR_SZ_ARG 5u  /* SamplerZ ERR ARG at a leaf (illegal SZ_SMIN or leaf 1/sigma, or a target out of range) */
 #define FA_RTL_FSERR_SZ_RANGE 6u  /* SamplerZ ERR RANGE at a leaf */
 #define FA_RTL_FSERR_SZ_TRIALS 7u  /* SamplerZ trial watchdog (SZ_MAX_TRIALS) at a leaf */
+#define FA_RTL_KEMERR_OK 0u  /* no error */
+#define FA_RTL_KEMERR_BUSY 1u  /* start while busy (internal: the top refuses it first with ERR BUSY) */
+#define FA_RTL_KEMERR_LEVEL 2u  /* CONST_LO is not 768 (only ML-KEM-768 is built in) */
+#define FA_RTL_KEMERR_EK 3u  /* ek fails the modulus check (a coefficient of t_hat >= 3329): no ct, no K */
+#define FA_RTL_KEMERR_WDOG 4u  /* the sequencer's watchdog (200,000 cycles) ended the operation */
 #define FA_RTL_SZERR_OK 0u  /* no error */
 #define FA_RTL_SZERR_ARG 1u  /* illegal operand: mu not finite or |mu| >= 2^30, 1/sigma outside [0.5, 1), sigma_min outside [1, 2) */
 #define FA_RTL_SZERR_RANGE 2u  /* BerExp exponent negative in a trial (sigma above sigma0 = 1.8205); the PRNG has advanced */

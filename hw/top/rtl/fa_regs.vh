@@ -43,6 +43,7 @@
 `define FA_REG_FS_WDOG 16'h00E4
 `define FA_REG_FS_RESULT 16'h00E8
 `define FA_REG_FS_SZ_CYCLES 16'h00EC
+`define FA_REG_KEMENC_RESULT 16'h00F0
 `define FA_ID_VALUE 32'h46414C43
 `define FA_REGMAP_VERSION 8'd1
 `define FA_WIN_FFT_A 16'h4000
@@ -51,6 +52,7 @@
 `define FA_WIN_NTT_B 16'h9000
 `define FA_WIN_KECCAK 16'hA000
 `define FA_WIN_KEM 16'hB000
+`define FA_WIN_KEMENC 16'hC000
 `define FA_OP_FFT 1
 `define FA_OP_IFFT 2
 `define FA_OP_NTT 3
@@ -74,6 +76,7 @@
 `define FA_OP_KEM_INTT_MONT 66
 `define FA_OP_KEM_BASEMUL 67
 `define FA_OP_KEM_BASEMUL_MONT 68
+`define FA_OP_KEM_ENCAPS 72
 `define FA_ERR_NONE 0
 `define FA_ERR_BAD_LOGN 1
 `define FA_ERR_BAD_OP 2
@@ -81,6 +84,7 @@
 `define FA_ERR_ACCESS 4
 `define FA_ERR_SAMPLER 5
 `define FA_ERR_FFSAMP 6
+`define FA_ERR_KEMENC 7
 `define FA_FSERR_OK 0
 `define FA_FSERR_NOTREE 1
 `define FA_FSERR_LOGN 2
@@ -89,6 +93,11 @@
 `define FA_FSERR_SZ_ARG 5
 `define FA_FSERR_SZ_RANGE 6
 `define FA_FSERR_SZ_TRIALS 7
+`define FA_KEMERR_OK 0
+`define FA_KEMERR_BUSY 1
+`define FA_KEMERR_LEVEL 2
+`define FA_KEMERR_EK 3
+`define FA_KEMERR_WDOG 4
 `define FA_SZERR_OK 0
 `define FA_SZERR_ARG 1
 `define FA_SZERR_RANGE 2

@@ -46,11 +46,17 @@
 // 128..255); ops KEM_NTT, KEM_INTT, KEM_INTT_MONT, KEM_BASEMUL,
 // KEM_BASEMUL_MONT (LOGN not used). CONFIG.MLKEM says whether it is built
 // in; without it the ops are BAD_OP, the window and target SLVERR.
+//
+// KEMENC = 1 (default 0) adds the ML-KEM-768 encapsulation sequencer
+// (hw/mlkem, mlkem_encaps, with its own Keccak unit): ek and m written to
+// the KEMENC window, op KEM_ENCAPS (CONST_LO = 768) runs the whole
+// encapsulation, ct and K read back from the window; KEMENC_RESULT.ERR
+// holds its error code (STATUS.ERR = KEMENC when not 0). CONFIG.KEMENC.
 `default_nettype none
 `include "fa_regs.vh"
 module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0,
 	parameter KECCAK = 0, parameter FFSAMP = 0, parameter FS_MAXLOGN = 10,
-	parameter MLKEM = 0) (
+	parameter MLKEM = 0, parameter KEMENC = 0) (
 	input  wire        aclk,
 	input  wire        aresetn,
 	// AXI4-Lite slave
@@ -120,7 +126,10 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [7:0]  fs_rd_byte;
 	wire        kem_busy, kem_done;
 	wire [31:0] kem_rdata;
-	wire        busy = f_busy | n_busy | sz_busy | k_busy | fs_busy | kem_busy;
+	wire        kenc_busy, kenc_done, kenc_herr;
+	wire [2:0]  kenc_err;
+	wire [31:0] kenc_rdata;
+	wire        busy = f_busy | n_busy | sz_busy | k_busy | fs_busy | kem_busy | kenc_busy;
 	reg         counting;
 
 	// ---------------------------------------------------- start / dispatch
@@ -133,8 +142,10 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        op_kec = (KECCAK != 0) && ((r_op == `FA_OP_KECCAK_CLEAR) || (r_op == `FA_OP_KECCAK_PERMUTE));
 	wire        op_fs = (FFSAMP != 0) && (r_op == `FA_OP_FFSAMPLING);
 	wire        op_kem = (MLKEM != 0) && (r_op >= `FA_OP_KEM_NTT) && (r_op <= `FA_OP_KEM_BASEMUL_MONT);
-	wire        go = start_req && !busy && (op_sz || op_kec || op_kem || (logn_ok && (op_fft || op_ntt || op_fs)));
+	wire        op_kenc = (KEMENC != 0) && (r_op == `FA_OP_KEM_ENCAPS);
+	wire        go = start_req && !busy && (op_sz || op_kec || op_kem || op_kenc || (logn_ok && (op_fft || op_ntt || op_fs)));
 	wire        kem_start = go && op_kem;
+	wire        kenc_start = go && op_kenc;
 	wire        fs_start = go && op_fs;
 	wire        k_start = go && op_kec;
 	wire        sz_start = go && op_sz;
@@ -146,13 +157,13 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// One access per cycle to either engine; users: AXI-Lite window access,
 	// s_axis word, m_axis fetch (the streams have priority; the AXI-Lite
 	// FSM waits for a free cycle).
-	reg         m_en, m_we, m_ntt, m_buf, m_kec, m_kem;
+	reg         m_en, m_we, m_ntt, m_buf, m_kec, m_kem, m_kenc;
 	reg  [9:0]  m_idx;                  // fpr index (FFT) or coefficient (NTT)
 	reg         m_half;                 // FFT: high 32-bit word
 	reg  [31:0] m_wdata;
 	wire [31:0] f_rdata, n_rdata;
-	reg         m_ntt_q, m_kec_q, m_fs_q, m_kem_q;
-	wire [31:0] m_rdata = m_fs_q ? fs_rdata : m_kem_q ? kem_rdata : m_kec_q ? k_rdata
+	reg         m_ntt_q, m_kec_q, m_fs_q, m_kem_q, m_kenc_q;
+	wire [31:0] m_rdata = m_kenc_q ? kenc_rdata : m_fs_q ? fs_rdata : m_kem_q ? kem_rdata : m_kec_q ? k_rdata
 		: m_ntt_q ? n_rdata : f_rdata;
 	// FFT: fpr u -> complex slot u mod n/2, re (u < n/2) or im; lanes of the
 	// 128-bit word {re_hi, re_lo, im_hi, im_lo} = 3, 2, 1, 0
@@ -166,7 +177,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		.c_inv(r_op == `FA_OP_IFFT), .c_vop(r_op >= `FA_OP_VADD),
 		.c_vsel(r_op[2:0]), .c_L(f_L), .c_const(r_const),
 		.busy(f_busy), .done(f_done), .sel(f_sel),
-		.h_en(m_en && !m_ntt && !m_kec && !m_kem), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
+		.h_en(m_en && !m_ntt && !m_kec && !m_kem && !m_kenc), .h_we(m_we), .h_buf(m_buf), .h_slot(f_slot),
 		.h_lane(f_lane), .h_wdata(m_wdata), .h_rdata(f_rdata));
 	ntt_engine #(.P(P), .LP(LP)) u_ntt (
 		.clk(aclk), .rst(rst), .start(n_start),
@@ -187,6 +198,20 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.h_wdata(m_wdata), .h_rdata(kem_rdata));
 	end else begin : g_no_mlkem
 		assign kem_busy = 1'b0; assign kem_done = 1'b0; assign kem_rdata = 32'd0;
+	end endgenerate
+
+	generate if (KEMENC != 0) begin : g_kemenc
+		// level_i: 1 = ML-KEM-768 (CONST_LO = 768); 0 = 512, 2 = 1024 and
+		// anything else are refused by the block (KEMERR LEVEL)
+		mlkem_encaps u_kemenc (
+			.clk_i(aclk), .rst_ni(aresetn), .start_i(kenc_start),
+			.level_i((r_const[31:0] == 32'd768) ? 2'd1 : (r_const[31:0] == 32'd512) ? 2'd0 : 2'd2),
+			.busy_o(kenc_busy), .done_o(kenc_done), .err_o(kenc_err), .cycles_o(),
+			.h_en_i(m_en && m_kenc), .h_we_i(m_we), .h_addr_i(m_idx), .h_wdata_i(m_wdata),
+			.h_rdata_o(kenc_rdata), .h_err_o(kenc_herr));
+	end else begin : g_no_kemenc
+		assign kenc_busy = 1'b0; assign kenc_done = 1'b0; assign kenc_err = 3'd0;
+		assign kenc_rdata = 32'd0; assign kenc_herr = 1'b0;
 	end endgenerate
 
 	generate if (KECCAK != 0) begin : g_keccak
@@ -263,11 +288,16 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        win_n = (a_addr[15:13] == 3'b100);                // 0x8000-0x9FFF
 	wire        win_k = (KECCAK != 0) && (a_addr[15:8] == 8'hA0); // 0xA000-0xA0FF
 	wire        win_m = (MLKEM != 0) && (a_addr[15:10] == 6'b101100); // 0xB000-0xB3FF
-	wire        is_win = win_f | win_n | win_k | win_m;
+	wire        win_e = (KEMENC != 0) && (a_addr[15:12] == 4'hC);      // 0xC000-0xCFFF
+	// KEMENC words: ek, m (read / write) below 0x130; ct, K (read) 0x200..0x317
+	wire        win_e_ok = (a_addr[11:2] < 10'h130) || ((st == S_REXEC)
+		&& (a_addr[11:2] >= 10'h200) && (a_addr[11:2] < 10'h318));
+	wire        is_win = win_f | win_n | win_k | win_m | win_e;
 	wire [10:0] win_word = win_f ? {1'b0, a_addr[12:3], a_addr[2]} : {1'b0, a_addr[11:2]};
 	wire        win_ok = win_f ? ({a_addr[12:3], a_addr[2]} < nwords_f)
 	                   : win_k ? (a_addr[7:2] < 6'd50)
 	                   : win_m ? 1'b1
+	                   : win_e ? win_e_ok
 	                           : (a_addr[11:2] < nwords_n);
 	reg  [31:0] reg_rdata;
 	reg         reg_rok, reg_wok;
@@ -275,7 +305,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		reg_rok = 1'b1;
 		case (a_addr)
 		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
-		`FA_REG_CONFIG:    reg_rdata = {12'd0, (MLKEM != 0), (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
+		`FA_REG_CONFIG:    reg_rdata = {11'd0, (KEMENC != 0), (MLKEM != 0), (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
 		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
 		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
 		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
@@ -312,6 +342,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_SZ_STATE_CTR_LO: reg_rdata = sz_ctr[31:0];
 		`FA_REG_SZ_STATE_CTR_HI: reg_rdata = sz_ctr[63:32];
 		`FA_REG_SZ_STATE_PTR: reg_rdata = {23'd0, sz_ptr};
+		`FA_REG_KEMENC_RESULT: begin reg_rdata = {29'd0, kenc_err}; reg_rok = (KEMENC != 0); end
 		`FA_REG_FS_TREE, `FA_REG_FS_WDOG, `FA_REG_FS_RESULT, `FA_REG_FS_SZ_CYCLES: begin
 			reg_rdata = fs_reg_rdata; reg_rok = (FFSAMP != 0);
 		end
@@ -334,7 +365,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// host port mux (combinational): stream in > stream out > AXI-Lite
 	wire axil_mem = ((st == S_WEXEC) || (st == S_REXEC)) && is_win && win_ok && !busy && port_free;
 	always @(*) begin
-		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_kem = 1'b0; m_idx = 10'd0;
+		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_kem = 1'b0; m_kenc = 1'b0; m_idx = 10'd0;
 		m_half = 1'b0; m_wdata = 32'd0;
 		if (s_fire && !tgt_fs) begin
 			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
@@ -346,9 +377,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? out_ptr[9:0] : out_ptr[10:1];
 			m_half = out_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
 		end else if (axil_mem) begin
-			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n; m_kec = win_k; m_kem = win_m;
+			m_en = 1'b1; m_we = (st == S_WEXEC); m_ntt = win_n; m_kec = win_k; m_kem = win_m; m_kenc = win_e;
 			m_buf = win_f ? a_addr[13] : a_addr[12];
-			m_idx = win_k ? {4'd0, a_addr[7:2]} : win_m ? {2'd0, a_addr[9:2]}
+			m_idx = win_k ? {4'd0, a_addr[7:2]} : win_m ? {2'd0, a_addr[9:2]} : win_e ? a_addr[11:2]
 				: win_word[10:0] >> (win_f ? 1 : 0);
 			m_half = win_f & a_addr[2];
 			m_wdata = a_wdata;
@@ -359,6 +390,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		m_ntt_q <= m_ntt;
 		m_kec_q <= m_kec;
 		m_kem_q <= m_kem;
+		m_kenc_q <= m_kenc;
 		m_fs_q <= can_fetch && tgt_fs;
 		clock <= rst ? 64'd0 : clock + 64'd1;
 		start_req <= 1'b0;
@@ -380,9 +412,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 				r_done <= 1'b0;         // DONE refers to the last START
 				if (busy)
 					r_err <= `FA_ERR_BUSY;
-				else if (!op_sz && !op_kec && !op_kem && !logn_ok)
+				else if (!op_sz && !op_kec && !op_kem && !op_kenc && !logn_ok)
 					r_err <= `FA_ERR_BAD_LOGN;
-				else if (!(op_fft || op_ntt || op_sz || op_kec || op_fs || op_kem))
+				else if (!(op_fft || op_ntt || op_sz || op_kec || op_fs || op_kem || op_kenc))
 					r_err <= `FA_ERR_BAD_OP;
 				else begin
 					r_err <= `FA_ERR_NONE;
@@ -396,6 +428,11 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			if (f_done || n_done || k_done || kem_done) begin
 				r_done <= 1'b1;
 				counting <= 1'b0;
+			end
+			if (kenc_done) begin
+				r_done <= 1'b1;
+				counting <= 1'b0;
+				if (kenc_err != 3'd0) r_err <= `FA_ERR_KEMENC;
 			end
 			if (fs_done) begin
 				r_done <= 1'b1;
@@ -521,7 +558,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 				end
 			end
 			S_RWAIT: begin
-				s_axil_rdata <= m_rdata; s_axil_rresp <= OKAY;
+				// the KEMENC block refuses ct/K reads before a result
+				s_axil_rdata <= m_rdata; s_axil_rresp <= (m_kenc_q && kenc_herr) ? SLVERR : OKAY;
+				if (m_kenc_q && kenc_herr) r_err <= `FA_ERR_ACCESS;
 				s_axil_rvalid <= 1'b1; st <= S_RRESP;
 			end
 			S_RRESP: if (s_axil_rready) begin s_axil_rvalid <= 1'b0; st <= S_IDLE; end
