@@ -530,6 +530,83 @@ static int accel_init(void)
 	return tab_state == 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* ML-KEM-768 encapsulation sequencer (KEMENC window, op KEM_ENCAPS) */
+
+#define KEMENC_EK_WORDS 296u
+#define KEMENC_M_WORD 0x128u
+#define KEMENC_CT_WORD 0x200u
+#define KEMENC_K_WORD 0x310u
+#define KEMENC_CT_WORDS 272u
+#define KEMENC_POLL_LIMIT 1000000u
+
+int fw_kemenc_available(void)
+{
+	return (mmio_rd(ACC(FA_RTL_REG_ID)) == FA_RTL_ID_VALUE)
+		&& (mmio_rd(ACC(FA_RTL_REG_CONFIG)) & FA_RTL_CONFIG_KEMENC_MASK) != 0;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
+		| ((uint32_t)p[3] << 24);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+int fw_kemenc_encaps(const uint8_t *ek, const uint8_t m[32], uint8_t *ct,
+	uint8_t ss[32])
+{
+	uint32_t i, st = 0, res;
+
+	if (!fw_kemenc_available()) {
+		return FA_ERR_INTERNAL;
+	}
+	for (i = 0; i < KEMENC_EK_WORDS; i ++) {
+		mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * i), le32(ek + 4u * i));
+	}
+	for (i = 0; i < 8u; i ++) {
+		mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_M_WORD + i)), le32(m + 4u * i));
+	}
+	mmio_wr(ACC(FA_RTL_REG_CTRL), FA_RTL_CTRL_CLEAR_MASK);
+	mmio_wr(ACC(FA_RTL_REG_CONST_LO), 768u);
+	mmio_wr(ACC(FA_RTL_REG_OP), FA_RTL_OP_KEM_ENCAPS);
+	mmio_wr(ACC(FA_RTL_REG_CTRL), FA_RTL_CTRL_START_MASK);
+	for (i = 0; i < KEMENC_POLL_LIMIT; i ++) {
+		st = mmio_rd(ACC(FA_RTL_REG_STATUS));
+		if (st & FA_RTL_STATUS_DONE_MASK) {
+			break;
+		}
+	}
+	if (!(st & FA_RTL_STATUS_DONE_MASK)) {
+		cur.error = 1;
+		return FA_ERR_INTERNAL;
+	}
+	cur.acc_compute += mmio_rd(ACC(FA_RTL_REG_CYCLES));
+	cur.kcalls ++;
+	if ((st & FA_RTL_STATUS_ERR_MASK) >> FA_RTL_STATUS_ERR_LSB != FA_RTL_ERR_NONE) {
+		res = mmio_rd(ACC(FA_RTL_REG_KEMENC_RESULT)) & FA_RTL_KEMENC_RESULT_ERR_MASK;
+		if (res == FA_RTL_KEMERR_EK) {
+			return FA_ERR_COEFF_RANGE;
+		}
+		cur.error = 1;
+		return FA_ERR_INTERNAL;
+	}
+	for (i = 0; i < KEMENC_CT_WORDS; i ++) {
+		put_le32(ct + 4u * i, mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_CT_WORD + i))));
+	}
+	for (i = 0; i < 8u; i ++) {
+		put_le32(ss + 4u * i, mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_K_WORD + i))));
+	}
+	return FA_OK;
+}
+
 const fa_backend *fw_backend(unsigned mode)
 {
 	switch (mode) {

@@ -34,6 +34,16 @@ void fw_accel_forget_tree(void);
 void fw_stats_begin(void);
 void fw_stats_end(fw_stats *s);
 
+/* ML-KEM-768 encapsulation on the accelerator's encaps sequencer
+   (hw/mlkem, CONFIG.KEMENC): ek (1,184 bytes) and m in through the KEMENC
+   window, op KEM_ENCAPS, ct (1,088 bytes) and K out. Returns FA_OK,
+   FA_ERR_COEFF_RANGE (ek fails the modulus check), or FA_ERR_INTERNAL (no
+   such unit, a timeout, another device error; nothing written). Adds the
+   device's CYCLES to the current counters (fw_stats_begin / _end). */
+int fw_kemenc_available(void);
+int fw_kemenc_encaps(const uint8_t *ek, const uint8_t m[32], uint8_t *ct,
+	uint8_t ss[32]);
+
 /* Per-kernel statistics of the last operation (FA_RTL_K_COUNT entries;
    cycles_with_transfer counted with mcycle, as the CPU sees the call). */
 const fa_rtl_kstat *fw_kstats(void);

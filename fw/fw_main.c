@@ -105,7 +105,7 @@ static void serve_kem(const fw_request *rq)
 		fw_rsp_status(FA_SOC_ST_BAD_DEGREE);
 		return;
 	}
-	be = fw_backend(rq->mode);
+	be = fw_backend(rq->mode == FA_SOC_MODE_KEMENC ? FA_SOC_MODE_DMA : rq->mode);
 	if (be == NULL) {
 		fw_rsp_status(FA_SOC_ST_BAD_MODE);
 		return;
@@ -130,6 +130,11 @@ static void serve_kem(const fw_request *rq)
 	if (rq->op == FA_SOC_OP_KEM_KEYGEN) {
 		rc = fa_kem_keygen_derand(be, lv, kem_ek, sizeof kem_ek, kem_dk,
 			sizeof kem_dk, f[0].p, f[0].p + 32, tmp_buf, sizeof tmp_buf);
+	} else if (rq->op == FA_SOC_OP_KEM_ENCAPS && rq->mode == FA_SOC_MODE_KEMENC
+		&& k == 3 && fw_kemenc_available())
+	{
+		/* the whole encapsulation on the encaps sequencer (hw/mlkem) */
+		rc = fw_kemenc_encaps(f[0].p, f[1].p, kem_ct, ss);
 	} else if (rq->op == FA_SOC_OP_KEM_ENCAPS) {
 		rc = fa_kem_encaps_derand(be, lv, kem_ct, sizeof kem_ct, ss,
 			f[0].p, f[0].len, f[1].p, tmp_buf, sizeof tmp_buf);

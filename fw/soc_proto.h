@@ -62,7 +62,11 @@ enum {
 enum {
 	FA_SOC_MODE_FW = 0,        /* firmware only, emulated FP */
 	FA_SOC_MODE_ACCEL = 1,     /* firmware + accelerator kernels (CPU moves data) */
-	FA_SOC_MODE_DMA = 2        /* firmware + accelerator, DMA transfers */
+	FA_SOC_MODE_DMA = 2,       /* firmware + accelerator, DMA transfers */
+	FA_SOC_MODE_KEMENC = 3     /* ML-KEM ops only: as DMA, but ML-KEM-768
+	                              encaps on the accelerator's encaps
+	                              sequencer when built in (CONFIG.KEMENC;
+	                              else the DMA path) */
 };
 
 enum {

@@ -17,10 +17,11 @@ IBEX=$(python3 -c "import pythondata_cpu_ibex as p; print(p.data_location)" 2>/d
 python3 "$HW/soc/util/gen_socmap.py" --check
 mkdir -p "$BUILD"
 # 1. the accelerator, a model of its own (clocked only while enabled), with
-# the Keccak unit, SamplerZ and the ffSampling engine (FS_MAXLOGN 10): a
+# the Keccak unit, SamplerZ and the ffSampling engine (FS_MAXLOGN 10), the
+# ML-KEM-768 encaps sequencer (KEMENC, SOC_KEMENC=0 leaves it out): a
 # simulation configuration (hw/soc/README.md)
 nice verilator --cc --build -j "${JOBS:-2}" -O3 --x-assign fast --x-initial fast \
-	--top-module falcon_accel_top -GP=$P -GLP=$LP -GKECCAK=1 -GMLKEM=1 -GSAMPLER=1 -GFFSAMP=1 -GFS_MAXLOGN=10 -Wno-fatal -Wno-WIDTH -Wno-UNUSEDSIGNAL \
+	--top-module falcon_accel_top -GP=$P -GLP=$LP -GKECCAK=1 -GMLKEM=1 -GSAMPLER=1 -GFFSAMP=1 -GFS_MAXLOGN=10 -GKEMENC=${SOC_KEMENC:-1} -Wno-fatal -Wno-WIDTH -Wno-UNUSEDSIGNAL \
 	-I"$HW/top/rtl" --Mdir "$BUILD/acc_obj" -CFLAGS -O2 $FA_SRCS >"$BUILD/build-acc.log" 2>&1 || {
 	grep -E '%Error|error' "$BUILD/build-acc.log" | head -30; exit 1; }
 # 2. the SoC and the harness, linked with the accelerator's model.
