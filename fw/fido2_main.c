@@ -29,7 +29,7 @@ static fido2_soc_dev dev;
    expanded-key cache): an assertion with one of them signs with
    fa_sign_tree, and in the accelerator modes the tree the ffSampling
    engine holds stays there across requests until this buffer changes. */
-static uint8_t ek_buf[FIDO2_EK_SLOTS * FIDO2_EK_SLOT_SIZE] __attribute__((aligned(8)));
+static uint8_t ek_buf[FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)] __attribute__((aligned(8)));
 static unsigned dev_mode = ~0u;   /* the kernel table the device was set up with */
 
 static void ek_changed(void *user)

@@ -209,6 +209,36 @@ logn_to_alg(unsigned logn)
 	return logn == 9 ? FIDO2_COSE_ALG_FNDSA512 : FIDO2_COSE_ALG_FNDSA1024;
 }
 
+/* ---------------------------------------------------------------- */
+/* Expanded-key cache (layout and write order: fido2_ctap2.h). */
+
+#if defined(__GNUC__)
+typedef uint32_t fido2_u32_alias __attribute__((may_alias));
+#else
+typedef uint32_t fido2_u32_alias;
+#endif
+
+/* Word w of the header, or of slot i's metadata (all 8-byte aligned). */
+#define EK_HDR(a, w)  (((volatile fido2_u32_alias *)(void *)(a)->ek_buf)[w])
+#define EK_META(a, i, w)  (((volatile fido2_u32_alias *)(void *) \
+	((a)->ek_buf + FIDO2_EK_META_OFF(i)))[w])
+#define EK_USED  0
+#define EK_LOGN  1
+#define EK_LAST  2
+#define EK_ZERO  3
+#define EK_META_ID(a, i)  ((a)->ek_buf + FIDO2_EK_META_OFF(i) + 16)
+#define EK_SLOT(a, i)  ((a)->ek_buf + FIDO2_EK_SLOT_OFF((a)->ek_slots, i))
+
+/* Orders the stores before it before those after it (the compiler and
+   the core): what persistent memory needs for the write order. */
+static void
+ek_fence(void)
+{
+#if defined(__GNUC__)
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 static void
 ek_changing(fido2_auth *a)
 {
@@ -217,30 +247,17 @@ ek_changing(fido2_auth *a)
 	}
 }
 
-void
-fido2_auth_set_ek_cache(fido2_auth *a, void *buf, size_t len,
-	void (*changed)(void *user))
-{
-	size_t n = buf == NULL ? 0 : len / FIDO2_EK_SLOT_SIZE;
-	a->ek_changed = changed;
-	ek_changing(a);
-	a->ek_buf = (uint8_t *)buf;
-	a->ek_slots = (unsigned)(n < FIDO2_EK_SLOTS ? n : FIDO2_EK_SLOTS);
-	if (a->ek_slots > 0) {
-		fido2_wipe(buf, (size_t)a->ek_slots * FIDO2_EK_SLOT_SIZE);
-	}
-	fido2_wipe(a->ek, sizeof a->ek);
-	a->ek_clock = 0;
-	a->ek_expansions = 0;
-}
-
+/* Marks slot i unused (persisted first), then zeroises its expanded key
+   and its metadata. */
 static void
 ek_evict(fido2_auth *a, unsigned i)
 {
+	EK_META(a, i, EK_USED) = 0;
+	ek_fence();
 	ek_changing(a);
-	fido2_wipe(a->ek_buf + (size_t)i * FIDO2_EK_SLOT_SIZE,
-		FIDO2_EK_SLOT_SIZE);
-	fido2_wipe(&a->ek[i], sizeof a->ek[i]);
+	fido2_wipe(EK_SLOT(a, i), FIDO2_EK_SLOT_SIZE);
+	fido2_wipe(a->ek_buf + FIDO2_EK_META_OFF(i), FIDO2_EK_META_SIZE);
+	ek_fence();
 }
 
 static void
@@ -252,43 +269,126 @@ ek_clear(fido2_auth *a)
 	}
 }
 
-/* 1 if the len bytes at x and y are equal; constant time, 32 bits at a
-   time when both are 4-byte aligned (a slot's copy and a->sk are). */
-#if defined(__GNUC__)
-typedef uint32_t fido2_u32_alias __attribute__((may_alias));
-#endif
-static int
-sk_equal(const uint8_t *x, const uint8_t *y, size_t len)
+/* Header and metadata zeroised (the magic first), then the header
+   written (the magic last). */
+static void
+ek_format(fido2_auth *a)
 {
-	uint32_t acc = 0;
-	size_t i = 0;
-#if defined(__GNUC__)
-	if ((((uintptr_t)x | (uintptr_t)y) & 3u) == 0) {
-		const fido2_u32_alias *xw = (const fido2_u32_alias *)(const void *)x;
-		const fido2_u32_alias *yw = (const fido2_u32_alias *)(const void *)y;
-		for (; i + 4 <= len; i += 4) {
-			acc |= xw[i >> 2] ^ yw[i >> 2];
-		}
-	}
-#endif
-	for (; i < len; i++) {
-		acc |= (uint32_t)(x[i] ^ y[i]);
-	}
-	return (int)(((acc | (0u - acc)) >> 31) ^ 1u);
+	EK_HDR(a, 0) = 0;
+	ek_fence();
+	ek_changing(a);
+	fido2_wipe(a->ek_buf, FIDO2_EK_CACHE_SIZE(a->ek_slots));
+	ek_fence();
+	EK_HDR(a, 1) = FIDO2_EK_VERSION;
+	EK_HDR(a, 2) = a->ek_slots;
+	EK_HDR(a, 3) = FIDO2_EK_SLOT_SIZE;
+	EK_HDR(a, 4) = FIDO2_EK_META_SIZE;
+	EK_HDR(a, 5) = a->st.epoch;
+	ek_fence();
+	EK_HDR(a, 0) = FIDO2_EK_MAGIC;
+	ek_fence();
 }
 
-/* The slot holding the expansion of a->sk (-1: none). Which slots are in
-   use and their degrees are public (they show in the timing anyway); the
-   key of each live slot of the right degree is compared in full, in
-   constant time. */
+/* 1 if the buffer holds a cache of this layout, this device epoch and
+   valid metadata; sets the LRU clock to the largest value in use. */
 static int
-ek_find(fido2_auth *a, unsigned logn)
+ek_valid(fido2_auth *a)
+{
+	unsigned i;
+	uint32_t clock = 0;
+	if (EK_HDR(a, 0) != FIDO2_EK_MAGIC || EK_HDR(a, 1) != FIDO2_EK_VERSION
+		|| EK_HDR(a, 2) != a->ek_slots
+		|| EK_HDR(a, 3) != FIDO2_EK_SLOT_SIZE
+		|| EK_HDR(a, 4) != FIDO2_EK_META_SIZE
+		|| EK_HDR(a, 5) != a->st.epoch
+		|| EK_HDR(a, 6) != 0 || EK_HDR(a, 7) != 0)
+	{
+		return 0;
+	}
+	for (i = 0; i < a->ek_slots; i++) {
+		uint32_t used = EK_META(a, i, EK_USED);
+		uint32_t logn = EK_META(a, i, EK_LOGN);
+		if (used > 1 || EK_META(a, i, EK_ZERO) != 0
+			|| (logn != 0 && logn != 9 && logn != 10)
+			|| (used && logn == 0))
+		{
+			return 0;
+		}
+		if (used && EK_META(a, i, EK_LAST) > clock) {
+			clock = EK_META(a, i, EK_LAST);
+		}
+	}
+	a->ek_clock = clock;
+	return 1;
+}
+
+static void
+ek_set(fido2_auth *a, void *buf, size_t len, void (*changed)(void *user),
+	int persistent)
+{
+	unsigned n = 0, i;
+	while (buf != NULL && n < FIDO2_EK_SLOTS
+		&& FIDO2_EK_CACHE_SIZE(n + 1) <= len)
+	{
+		n++;
+	}
+	a->ek_changed = changed;
+	a->ek_buf = n > 0 ? (uint8_t *)buf : NULL;
+	a->ek_slots = n;
+	a->ek_clock = 0;
+	a->ek_expansions = 0;
+	a->ek_adopted = 0;
+	if (n == 0) {
+		return;
+	}
+	if (persistent && ek_valid(a)) {
+		a->ek_adopted = 1;
+		/* an unused slot may hold the bytes of an interrupted
+		   expansion: zeroise them */
+		for (i = 0; i < n; i++) {
+			if (!EK_META(a, i, EK_USED)) {
+				ek_evict(a, i);
+			}
+		}
+		return;
+	}
+	ek_format(a);
+}
+
+void
+fido2_auth_set_ek_cache(fido2_auth *a, void *buf, size_t len,
+	void (*changed)(void *user))
+{
+	ek_set(a, buf, len, changed, 0);
+}
+
+void
+fido2_auth_set_ek_cache_persistent(fido2_auth *a, void *buf, size_t len,
+	void (*changed)(void *user))
+{
+	ek_set(a, buf, len, changed, 1);
+}
+
+unsigned
+fido2_auth_ek_slot_logn(const fido2_auth *a, unsigned i)
+{
+	if (i >= a->ek_slots || !EK_META(a, i, EK_USED)) {
+		return 0;
+	}
+	return (unsigned)EK_META(a, i, EK_LOGN);
+}
+
+/* The slot holding the key of credential id (-1: none). Which slots are
+   in use and their degrees are public (they show in the timing anyway);
+   the ID (public too) is compared in full, in constant time. */
+static int
+ek_find(fido2_auth *a, const uint8_t *id, unsigned logn)
 {
 	unsigned i;
 	int hit = -1;
 	for (i = 0; i < a->ek_slots; i++) {
-		if (a->ek[i].used && a->ek[i].logn == logn
-			&& sk_equal(a->ek[i].sk, a->sk, FA_PRIVKEY_SIZE(logn)))
+		if (EK_META(a, i, EK_USED) && EK_META(a, i, EK_LOGN) == logn
+			&& fido2_ct_equal(EK_META_ID(a, i), id, FIDO2_CRED_ID_LEN))
 		{
 			hit = (int)i;
 		}
@@ -296,64 +396,75 @@ ek_find(fido2_auth *a, unsigned logn)
 	return hit;
 }
 
-/* The slot of a->sk, expanding it into the least recently used (or a
-   free) slot when no slot holds it; -1 when the expansion fails. */
+/* Expands a->sk (the key of credential id) into a free, or the least
+   recently used, slot; -1 when the expansion fails. */
 static int
-ek_get(fido2_auth *a, unsigned logn)
+ek_fill(fido2_auth *a, const uint8_t *id, unsigned logn)
 {
 	unsigned i, v = 0;
-	int hit = ek_find(a, logn);
-	if (hit < 0) {
-		for (i = 1; i < a->ek_slots; i++) {
-			if (!a->ek[i].used
-				|| (a->ek[v].used && a->ek[i].last < a->ek[v].last))
-			{
-				v = i;
-			}
+	/* the first free slot, else the least recently used */
+	for (i = 0; i < a->ek_slots; i++) {
+		if (!EK_META(a, i, EK_USED)) {
+			v = i;
+			break;
 		}
-		ek_evict(a, v);
-		a->ek_expansions++;
-		if (fa_expand_privkey(a->be,
-			a->ek_buf + (size_t)v * FIDO2_EK_SLOT_SIZE,
-			FA_EXPANDED_KEY_SIZE(logn), a->sk, FA_PRIVKEY_SIZE(logn),
-			a->tmp, a->tmp_len) != FA_OK)
-		{
-			ek_evict(a, v);
-			return -1;
+		if (EK_META(a, i, EK_LAST) < EK_META(a, v, EK_LAST)) {
+			v = i;
 		}
-		fido2_memcpy(a->ek[v].sk, a->sk, FA_PRIVKEY_SIZE(logn));
-		a->ek[v].logn = (uint8_t)logn;
-		a->ek[v].used = 1;
-		hit = (int)v;
 	}
-	a->ek[hit].last = ++a->ek_clock;
-	return hit;
-}
-
-/* Signs a->tbs[0..len) with a->sk; writes the signature to sig. With the
-   expanded-key cache: fa_sign_tree on the key's slot (the same bytes as
-   fa_sign_dyn from the same PRNG state). */
-static int
-sign_tbs(fido2_auth *a, unsigned logn, size_t len, uint8_t *sig,
-	size_t *sig_len)
-{
-	uint8_t seed[48];
-	fa_shake256_ctx rng, rng0;
-	int r = FA_ERR_KEY, slot = -1;
-	size_t cap = *sig_len;
-	if (a->plat->rng(a->user, seed, sizeof seed) != 0) {
+	ek_evict(a, v);
+	a->ek_expansions++;
+	if (fa_expand_privkey(a->be, EK_SLOT(a, v),
+		FA_EXPANDED_KEY_SIZE(logn), a->sk, FA_PRIVKEY_SIZE(logn),
+		a->tmp, a->tmp_len) != FA_OK)
+	{
+		ek_evict(a, v);
 		return -1;
 	}
-	fa_shake256_init_prng_from_seed(&rng, seed, sizeof seed);
-	fido2_wipe(seed, sizeof seed);
+	fido2_memcpy(EK_META_ID(a, v), id, FIDO2_CRED_ID_LEN);
+	EK_META(a, v, EK_LOGN) = logn;
+	ek_fence();
+	EK_META(a, v, EK_USED) = 1;
+	ek_fence();
+	return (int)v;
+}
+
+/* Signs a->tbs[0..len) with the key of credential id; writes the
+   signature to sig. The key is in a->sk when seed is NULL, else it is
+   loaded from seed (load_key) only when it is needed: a miss of the
+   expanded-key cache, or no cache. With the cache: fa_sign_tree on the
+   credential's slot (the same bytes as fa_sign_dyn from the same PRNG
+   state). */
+static int
+sign_tbs(fido2_auth *a, const uint8_t *id, unsigned logn,
+	const uint8_t *seed, size_t len, uint8_t *sig, size_t *sig_len)
+{
+	uint8_t rs[48];
+	fa_shake256_ctx rng, rng0;
+	int r = FA_ERR_KEY, slot = -1, have_sk = seed == NULL;
+	size_t cap = *sig_len;
+	if (a->plat->rng(a->user, rs, sizeof rs) != 0) {
+		return -1;
+	}
+	fa_shake256_init_prng_from_seed(&rng, rs, sizeof rs);
+	fido2_wipe(rs, sizeof rs);
 	if (a->ek_slots > 0) {
-		slot = ek_get(a, logn);
+		slot = ek_find(a, id, logn);
+		if (slot < 0) {
+			if (!have_sk) {
+				if (load_key(a, id, logn, seed) != 0) {
+					goto done;
+				}
+				have_sk = 1;
+			}
+			slot = ek_fill(a, id, logn);
+		}
 	}
 	if (slot >= 0) {
+		EK_META(a, (unsigned)slot, EK_LAST) = ++a->ek_clock;
 		rng0 = rng;
 		r = fa_sign_tree(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
-			a->ek_buf + (size_t)slot * FIDO2_EK_SLOT_SIZE,
-			a->tbs, len, a->tmp, a->tmp_len);
+			EK_SLOT(a, (unsigned)slot), a->tbs, len, a->tmp, a->tmp_len);
 		if (r != FA_OK) {
 			/* a slot the library refuses is dropped; sign afresh
 			   from the same PRNG state */
@@ -364,10 +475,17 @@ sign_tbs(fido2_auth *a, unsigned logn, size_t len, uint8_t *sig,
 		fido2_wipe(&rng0, sizeof rng0);
 	}
 	if (r != FA_OK) {
+		if (!have_sk) {
+			if (load_key(a, id, logn, seed) != 0) {
+				goto done;
+			}
+			have_sk = 1;
+		}
 		r = fa_sign_dyn(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
 			a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len,
 			a->tmp, a->tmp_len);
 	}
+done:
 	fido2_wipe(&rng, sizeof rng);
 	return r == FA_OK ? 0 : -1;
 }
@@ -677,7 +795,7 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	}
 	ad_len += ce.len;
 	fido2_memcpy(a->tbs + ad_len, cdh.data, 32);
-	r = sign_tbs(a, (unsigned)logn, ad_len + 32, sig, &sig_len);
+	r = sign_tbs(a, id, (unsigned)logn, NULL, ad_len + 32, sig, &sig_len);
 	fido2_wipe(a->sk, sizeof a->sk);
 	if (r != 0) {
 		return CTAP1_ERR_OTHER;
@@ -734,17 +852,18 @@ emit_assertion(fido2_auth *a, const uint8_t *id, int stored,
 	}
 	if (stored) {
 		fido2_memcpy(a->sk, a->cred.sk, FA_PRIVKEY_SIZE(logn));
-	} else if (load_key(a, id, logn, seed) != 0) {
-		fido2_wipe(seed, sizeof seed);
-		return CTAP1_ERR_OTHER;
 	}
-	fido2_wipe(seed, sizeof seed);
 	if (next_counter(a, &counter) != 0) {
+		fido2_wipe(seed, sizeof seed);
 		return CTAP1_ERR_OTHER;
 	}
 	ad_len = put_auth_header(a, rp_id_hash, flags, counter);
 	fido2_memcpy(a->tbs + ad_len, cdh, 32);
-	r = sign_tbs(a, logn, ad_len + 32, sig, &sig_len);
+	/* a non-discoverable credential's key is derived from the seed
+	   only when the expanded-key cache does not hold it */
+	r = sign_tbs(a, id, logn, stored ? NULL : seed, ad_len + 32,
+		sig, &sig_len);
+	fido2_wipe(seed, sizeof seed);
 	fido2_wipe(a->sk, sizeof a->sk);
 	if (r != 0) {
 		return CTAP1_ERR_OTHER;
@@ -982,7 +1101,10 @@ reset(fido2_auth *a)
 	/* The new secret and epoch are the commit point: once written, every
 	   old credential ID fails to unwrap and every stored record is stale
 	   (the store drops records of another epoch); then wipe them. The
-	   counter keeps going up. */
+	   counter keeps going up. The expanded keys go first: a power cut
+	   after this leaves an empty cache, never an expanded key of a
+	   credential that Reset wiped. */
+	ek_clear(a);
 	ns = a->st;
 	if (a->plat->rng(a->user, ns.master, 32) != 0) {
 		return CTAP1_ERR_OTHER;
@@ -996,7 +1118,12 @@ reset(fido2_auth *a)
 	fido2_wipe(&ns, sizeof ns);
 	derive_keys(a);
 	cache_clear(a);
-	ek_clear(a);
+	if (a->ek_slots > 0) {
+		/* the cache (empty) now belongs to the new epoch; a power cut
+		   before this store makes the next boot format it */
+		EK_HDR(a, 5) = a->st.epoch;
+		ek_fence();
+	}
 	if (a->store->wipe(a->store_user) != 0) {
 		return CTAP1_ERR_OTHER;
 	}

@@ -143,20 +143,46 @@ typedef struct {
 	uint8_t used;
 } fido2_key_slot;
 
-/* Expanded-key cache (optional, fido2_auth_set_ek_cache): up to
-   FIDO2_EK_SLOTS expanded private keys, each in a slot of
-   FIDO2_EK_SLOT_SIZE bytes of a platform buffer, so that an assertion
-   with a credential used recently signs with fa_sign_tree instead of
-   fa_sign_dyn (same signature bytes). A slot is found by comparing the
-   encoded private key in constant time with the copy kept beside it. */
+/* Expanded-key cache (optional, fido2_auth_set_ek_cache or
+   fido2_auth_set_ek_cache_persistent): up to FIDO2_EK_SLOTS expanded
+   private keys in a platform buffer, so that an assertion with a
+   credential used recently signs with fa_sign_tree instead of fa_sign_dyn
+   (same signature bytes). The buffer has one layout in both modes, with
+   the metadata inside it, so that it can be persistent memory:
+
+     header (FIDO2_EK_HDR_SIZE): u32 words magic FIDO2_EK_MAGIC, version
+       FIDO2_EK_VERSION, slot count, slot size (FIDO2_EK_SLOT_SIZE),
+       metadata size (FIDO2_EK_META_SIZE), device epoch (fido2_dev_state),
+       two zero words;
+     metadata of slot i at FIDO2_EK_META_OFF(i): u32 used (0 or 1), logn
+       (0, 9 or 10), last (LRU clock at the last use), a zero word, then
+       the credential ID whose key the slot holds (FIDO2_CRED_ID_LEN
+       bytes, zero-padded to 64);
+     slot i at FIDO2_EK_SLOT_OFF(n, i): FIDO2_EK_SLOT_SIZE bytes, the
+       fa_expand_privkey output of that credential's private key.
+
+   u32 words are native (little-endian on every target of the project);
+   every offset is a multiple of 8. A slot is found by the credential ID
+   (compared in full, in constant time) after the ID has been
+   authenticated (it unwraps under the device key with the rpId hash):
+   the ID wraps the key's seed, so it names the key exactly, and a hit
+   needs neither the stored key nor, for a non-discoverable credential,
+   the key generation from the seed. Write order (each step ordered by a
+   fence): used = 0 before any byte of a slot or of its metadata changes;
+   used = 1 only after the expansion and the ID copy are complete; so a
+   power cut at any instant leaves a slot either complete and used, or
+   unused. */
 #define FIDO2_EK_SLOTS      2u
 #define FIDO2_EK_SLOT_SIZE  FA_EXPANDED_KEY_SIZE(10)
-typedef struct {
-	uint8_t sk[FIDO2_SK_MAX];  /* the key the slot was expanded from */
-	uint8_t logn;
-	uint8_t used;
-	uint32_t last;             /* ek_clock at the last use (LRU) */
-} fido2_ek_slot;
+#define FIDO2_EK_MAGIC      0x43454146u   /* "FAEC" in little-endian */
+#define FIDO2_EK_VERSION    1u
+#define FIDO2_EK_HDR_SIZE   32u
+#define FIDO2_EK_META_SIZE  (16u + ((FIDO2_CRED_ID_LEN + 7u) & ~7u))
+#define FIDO2_EK_META_OFF(i) (FIDO2_EK_HDR_SIZE + (size_t)(i) * FIDO2_EK_META_SIZE)
+#define FIDO2_EK_SLOT_OFF(n, i) (FIDO2_EK_META_OFF(n) \
+	+ (size_t)(i) * FIDO2_EK_SLOT_SIZE)
+/* Bytes a buffer needs for n slots (n = FIDO2_EK_SLOTS: 245,968). */
+#define FIDO2_EK_CACHE_SIZE(n) FIDO2_EK_SLOT_OFF(n, n)
 
 struct fido2_auth {
 	const fido2_store_ops *store;
@@ -189,13 +215,14 @@ struct fido2_auth {
 	fido2_key_slot cache[FIDO2_KEY_CACHE];
 	unsigned cache_next;
 
-	/* Expanded-key cache (fido2_auth_set_ek_cache); ek_slots == 0: off. */
+	/* Expanded-key cache (fido2_auth_set_ek_cache*); ek_slots == 0: off.
+	   The slot metadata lives in ek_buf (layout above). */
 	uint8_t *ek_buf;
 	unsigned ek_slots;
 	void (*ek_changed)(void *user);
-	fido2_ek_slot ek[FIDO2_EK_SLOTS];
-	uint32_t ek_clock;
+	uint32_t ek_clock;         /* largest LRU clock value in use */
 	uint32_t ek_expansions;    /* slots (re)filled since the cache was set */
+	int ek_adopted;            /* 1: the persistent content was adopted */
 };
 
 /* Loads or creates the device state. 0 or a negative error. */
@@ -204,19 +231,36 @@ int fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 	const fa_backend *be,
 	void *tmp, size_t tmp_len);
 /* Turns on the expanded-key cache after fido2_auth_init (which turns it
-   off): buf (8-byte aligned) holds min(FIDO2_EK_SLOTS, len /
-   FIDO2_EK_SLOT_SIZE) slots; it is zeroised now, a slot is zeroised when
-   evicted, and all of them by Reset. changed (may be NULL) is called with
-   the platform's user pointer before any byte of buf changes, so that a
-   platform keeping a copy of an expanded key elsewhere (the ffSampling
-   engine's tree memory) drops it. Signing reads the slot of the key when
-   one holds it (fa_sign_tree), else expands the key into the least
-   recently used slot first; a key that cannot be expanded, or a slot that
-   fa_sign_tree refuses, is signed with fa_sign_dyn as without the cache.
-   Timing: a hit and a miss differ (the expansion), which shows whether the
-   key was one of the last FIDO2_EK_SLOTS used, not the key. */
+   off): buf (8-byte aligned, len bytes) holds the largest n <=
+   FIDO2_EK_SLOTS with FIDO2_EK_CACHE_SIZE(n) <= len (none: the cache stays
+   off). fido2_auth_set_ek_cache (RAM) formats the buffer now (header,
+   zeroised metadata and slots). fido2_auth_set_ek_cache_persistent
+   (memory that survives a power cut and keeps stores in program order
+   across fences) adopts the content when the header matches (magic,
+   version, slot count and sizes, the device epoch) and every slot's
+   metadata is valid (used in {0, 1}, logn in {0, 9, 10} and in {9, 10}
+   when used, the zero words zero); the LRU clock continues from the
+   largest one; unused slots are zeroised. Otherwise it formats.
+   A slot is zeroised when evicted, and all of them by Reset (before its
+   commit point, so that no expanded key of a wiped credential survives).
+   changed (may be NULL) is called with the platform's user pointer before
+   any byte of a slot's expanded key changes, so that a platform keeping a
+   copy of an expanded key elsewhere (the ffSampling engine's tree memory)
+   drops it. Signing reads the slot of the credential when one holds it
+   (fa_sign_tree), else gets the key (store record, or key generation from
+   the wrapped seed) and expands it into a free or the least recently used
+   slot first; a key that cannot be expanded, or a slot that fa_sign_tree
+   refuses (its header or checksum), is signed with fa_sign_dyn as without
+   the cache. Timing: a hit and a miss differ (the expansion, and for a
+   non-discoverable credential the key generation), which shows whether
+   the credential was one of the last FIDO2_EK_SLOTS used, not the key.
+   The expanded keys are plaintext in buf. */
 void fido2_auth_set_ek_cache(fido2_auth *a, void *buf, size_t len,
 	void (*changed)(void *user));
+void fido2_auth_set_ek_cache_persistent(fido2_auth *a, void *buf, size_t len,
+	void (*changed)(void *user));
+/* Slot i of the cache: its logn when it is in use, else 0. */
+unsigned fido2_auth_ek_slot_logn(const fido2_auth *a, unsigned i);
 
 /* Handles one CTAP2 request (command byte + CBOR parameters); writes the
    status byte and the CBOR response to resp (capacity resp_cap) and

@@ -5,7 +5,8 @@
  * GetNextAssertion; counter monotonicity (also across a simulated restart
  * that loses the RAM counter); excludeList; wrong rpId; user presence
  * denied/cancelled; Reset; malformed requests mapped to CTAP error codes;
- * the expanded-key cache (test_ek_cache).
+ * the expanded-key cache in RAM (test_ek_cache) and in persistent memory
+ * (test_ek_persistent).
  */
 #include "fido2_test_util.h"
 #include "fido2_cbor.h"
@@ -215,7 +216,7 @@ static fido2_auth B;
 static mem_store MSB;
 static test_plat TPB;
 static uint8_t TMPB[FIDO2_TMP_SIZE];
-static uint8_t EK[FIDO2_EK_SLOTS * FIDO2_EK_SLOT_SIZE] __attribute__((aligned(8)));
+static uint8_t EK[FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)] __attribute__((aligned(8)));
 static uint8_t RESPB[8192];
 static unsigned ek_changes;
 
@@ -239,11 +240,24 @@ static int ek_slot_of(unsigned logn)
 	unsigned i;
 	int s = -1;
 	for (i = 0; i < FIDO2_EK_SLOTS; i++) {
-		if (B.ek[i].used && B.ek[i].logn == logn) {
+		if (fido2_auth_ek_slot_logn(&B, i) == logn) {
 			s = (int)i;
 		}
 	}
 	return s;
+}
+
+/* 1 if buf holds a formatted header for n slots and epoch, and zeros
+   from the first metadata record to the end. */
+static int ek_empty(const uint8_t *buf, unsigned n, uint32_t epoch)
+{
+	uint32_t h[8];
+	size_t i, nz = 0;
+	memcpy(h, buf, sizeof h);
+	for (i = FIDO2_EK_META_OFF(0); i < FIDO2_EK_CACHE_SIZE(n); i++) nz += buf[i] != 0;
+	return nz == 0 && h[0] == FIDO2_EK_MAGIC && h[1] == FIDO2_EK_VERSION && h[2] == n
+		&& h[3] == FIDO2_EK_SLOT_SIZE && h[4] == FIDO2_EK_META_SIZE && h[5] == epoch
+		&& h[6] == 0 && h[7] == 0;
 }
 
 static void test_ek_cache(void)
@@ -252,7 +266,6 @@ static void test_ek_cache(void)
 	static const int64_t a1024[] = { FIDO2_COSE_ALG_FNDSA1024 };
 	uint8_t cdh[32];
 	unsigned ch;
-	size_t i, nz;
 	int s;
 
 	memset(&MS, 0, sizeof MS);
@@ -263,10 +276,19 @@ static void test_ek_cache(void)
 	CHECK(fido2_auth_init(&B, &mem_store_ops, &MSB, &test_platform, &TPB,
 		fa_backend_default(), TMPB, sizeof TMPB) == 0, "auth init B");
 	memset(EK, 0xa5, sizeof EK);
+	fido2_auth_set_ek_cache(&B, EK, sizeof EK - 1, ek_changed_cb);
+	CHECK(B.ek_slots == FIDO2_EK_SLOTS - 1, "one byte short: one slot less");
+	fido2_auth_set_ek_cache(&B, EK, FIDO2_EK_CACHE_SIZE(1) - 1, ek_changed_cb);
+	CHECK(B.ek_slots == 0 && B.ek_buf == NULL, "too small: no cache");
 	fido2_auth_set_ek_cache(&B, EK, sizeof EK, ek_changed_cb);
 	CHECK(B.ek_slots == FIDO2_EK_SLOTS, "two slots");
-	for (i = 0, nz = 0; i < sizeof EK; i++) nz += EK[i] != 0;
-	CHECK(nz == 0, "buffer zeroised when the cache is set");
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch),
+		"buffer formatted (header, zeros) when the cache is set");
+	memset(EK, 0xa5, sizeof EK);
+	memcpy(EK, "FAEC", 4);
+	fido2_auth_set_ek_cache(&B, EK, sizeof EK, ek_changed_cb);
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch) && !B.ek_adopted,
+		"RAM mode formats whatever the buffer held");
 	memset(cdh, 0x3c, 32);
 
 	CHECK(same_on_both(mc_req("a.example", "alice", a512, 1, 1, NULL, 0),
@@ -297,7 +319,7 @@ static void test_ek_cache(void)
 	   the slot is dropped and the next assertion expands again. */
 	s = ek_slot_of(9);
 	CHECK(s >= 0, "carol's slot");
-	EK[(size_t)s * FIDO2_EK_SLOT_SIZE + 4000] ^= 0x10;
+	EK[FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + 4000] ^= 0x10;
 	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol, damaged slot"),
 		"carol signs through the fallback");
 	CHECK(ek_slot_of(9) < 0 && B.ek_expansions == 4, "damaged slot dropped");
@@ -309,9 +331,198 @@ static void test_ek_cache(void)
 	ch = ek_changes;
 	REQ[0] = CTAP2_CMD_RESET;
 	CHECK(same_on_both(1, "reset"), "reset");
-	for (i = 0, nz = 0; i < sizeof EK; i++) nz += EK[i] != 0;
-	CHECK(nz == 0 && ek_slot_of(9) < 0 && ek_slot_of(10) < 0
-		&& ek_changes > ch, "reset zeroised the cache");
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch) && B.st.epoch == A.st.epoch
+		&& ek_slot_of(9) < 0 && ek_slot_of(10) < 0
+		&& ek_changes > ch, "reset zeroised the cache (header: the new epoch)");
+}
+
+/* The persistent expanded-key cache (fido2_auth_set_ek_cache_persistent):
+   authenticator P on the store MSP and the buffer PEK, both kept across
+   "power-ups" (fido2_auth_init again on the same store and buffer, RAM
+   state lost). Adopted after re-init (no expansion for the keys it
+   holds, both kinds of credential), the LRU clock continuing across
+   re-inits, a damaged header or metadata formatting it, a slot marked
+   unused never used (its bytes zeroised at adoption), the states a power
+   cut can leave during an expansion (used = 0 with half-written bytes)
+   re-expanded, Reset wiping it; every signature verified. */
+static fido2_auth P;
+static mem_store MSP;
+static test_plat TPP;
+static uint8_t PEK[FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)] __attribute__((aligned(8)));
+static uint8_t PSNAP[sizeof PEK] __attribute__((aligned(8)));
+
+static void pboot(void)
+{
+	CHECK(fido2_auth_init(&P, &mem_store_ops, &MSP, &test_platform, &TPP,
+		fa_backend_default(), TMPB, sizeof TMPB) == 0, "auth init P");
+	fido2_auth_set_ek_cache_persistent(&P, PEK, sizeof PEK, NULL);
+	CHECK(P.ek_slots == FIDO2_EK_SLOTS, "P: two slots");
+}
+
+static size_t pcall(size_t n)
+{
+	return fido2_ctap2_handle(&P, REQ, n, RESP, sizeof RESP);
+}
+
+/* Slot of P in use for credential m (by its ID, as the core finds it). */
+static int pslot_of(const made *m)
+{
+	uint32_t meta[4];
+	unsigned i;
+	for (i = 0; i < FIDO2_EK_SLOTS; i++) {
+		memcpy(meta, PEK + FIDO2_EK_META_OFF(i), sizeof meta);
+		if (meta[0] == 1 && meta[1] == 9 && !memcmp(PEK + FIDO2_EK_META_OFF(i) + 16,
+			m->id, FIDO2_CRED_ID_LEN)) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* An assertion of m by P: verified, counter increasing; returns the
+   number of expansions it made. */
+static uint32_t passert(made *m, const char *what)
+{
+	uint8_t cdh[32];
+	uint32_t e0 = P.ek_expansions, c;
+	memset(cdh, (int)(0x40 + (m->counter & 0x3f)), 32);
+	c = check_ga(pcall(ga_req("example.com", cdh, m->id, 1)), m, cdh, 0x01, NULL, NULL);
+	CHECK(c > m->counter, "%s: assertion verifies, counter %u > %u", what, c, m->counter);
+	m->counter = c;
+	return P.ek_expansions - e0;
+}
+
+static void put32(uint8_t *buf, size_t off, uint32_t v) { memcpy(buf + off, &v, 4); }
+
+static void test_ek_persistent(void)
+{
+	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
+	static made alice, bob, carol;
+	static const struct { size_t off; uint32_t v; const char *what; } bad[] = {
+		{ 0, 0x43454147u, "magic" },
+		{ 4, 2, "version" },
+		{ 8, 3, "slot count" },
+		{ 12, FIDO2_EK_SLOT_SIZE - 8, "slot size" },
+		{ 16, FIDO2_EK_META_SIZE + 8, "metadata size" },
+		{ 20, 77, "epoch" },
+		{ 28, 1, "reserved header word" },
+		{ FIDO2_EK_META_OFF(0), 2, "used = 2" },
+		{ FIDO2_EK_META_OFF(1), 0xffffffffu, "used = ~0 (erased)" },
+		{ FIDO2_EK_META_OFF(0) + 4, 11, "logn 11" },
+		{ FIDO2_EK_META_OFF(1) + 4, 8, "logn 8" },
+		{ FIDO2_EK_META_OFF(1) + 12, 5, "metadata zero word" },
+	};
+	size_t i, k;
+	int s;
+
+	memset(&MSP, 0, sizeof MSP);
+	test_plat_init(&TPP, "ek persistent");
+	memset(PEK, 0xff, sizeof PEK);          /* erased memory */
+	pboot();
+	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+		"erased buffer formatted");
+
+	/* alice discoverable, bob non-discoverable (key from the ID) */
+	CHECK(check_mc(pcall(mc_req("example.com", "alice", a512, 1, 1, NULL, 0)),
+		FIDO2_COSE_ALG_FNDSA512, &alice), "alice made");
+	CHECK(check_mc(pcall(mc_req("example.com", "bob", a512, 1, 0, NULL, 0)),
+		FIDO2_COSE_ALG_FNDSA512, &bob), "bob made");
+	CHECK(P.ek_expansions == 2 && MSP.n == 1, "both expanded, alice stored");
+	CHECK(fido2_auth_ek_slot_logn(&P, 0) == 9 && fido2_auth_ek_slot_logn(&P, 1) == 9
+		&& pslot_of(&alice) == 0 && pslot_of(&bob) == 1, "two slots in use, by ID");
+	for (i = 0, k = 0; i < sizeof PEK; i++) {
+		k += i + FA_PRIVKEY_SIZE(9) <= sizeof PEK
+			&& !memcmp(PEK + i, MSP.creds[0].sk, FA_PRIVKEY_SIZE(9));
+	}
+	CHECK(k == 0, "no encoded private key in the cache buffer");
+
+	/* power-up: adopted, both kinds sign without an expansion */
+	pboot();
+	CHECK(P.ek_adopted, "adopted after re-init");
+	CHECK(passert(&alice, "alice after power-up") == 0, "discoverable: no expansion");
+	CHECK(passert(&bob, "bob after power-up") == 0, "non-discoverable: no expansion");
+
+	/* LRU across a re-init: alice used last; carol evicts bob */
+	pboot();
+	CHECK(P.ek_adopted && passert(&alice, "alice again") == 0, "alice warm");
+	pboot();
+	CHECK(check_mc(pcall(mc_req("example.com", "carol", a512, 1, 1, NULL, 0)),
+		FIDO2_COSE_ALG_FNDSA512, &carol), "carol made");
+	CHECK(P.ek_expansions == 1 && pslot_of(&bob) < 0 && pslot_of(&alice) >= 0,
+		"carol evicted bob, the least recently used across re-inits");
+	pboot();
+	CHECK(passert(&alice, "alice") == 0 && passert(&carol, "carol") == 0,
+		"alice and carol cached");
+	CHECK(passert(&bob, "bob evicted") == 1, "bob expanded again (evicted: slow path)");
+	CHECK(pslot_of(&alice) < 0 && pslot_of(&carol) >= 0 && pslot_of(&bob) >= 0,
+		"bob took alice's slot");
+	memcpy(PSNAP, PEK, sizeof PEK);        /* carol and bob cached */
+
+	/* a damaged header or metadata: formatted, nothing adopted */
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		memcpy(PEK, PSNAP, sizeof PEK);
+		put32(PEK, bad[k].off, bad[k].v);
+		pboot();
+		CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+			"%s: formatted", bad[k].what);
+	}
+	CHECK(passert(&carol, "carol after a format") == 1, "formatted: carol expanded");
+
+	/* a slot marked unused is never used (and zeroised at adoption) */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	s = pslot_of(&carol);
+	CHECK(s >= 0, "carol's slot in the snapshot");
+	put32(PEK, FIDO2_EK_META_OFF(s), 0);
+	pboot();
+	CHECK(P.ek_adopted && pslot_of(&carol) < 0, "adopted without carol");
+	for (i = 0, k = 0; i < FIDO2_EK_SLOT_SIZE; i++) k += PEK[FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + i] != 0;
+	CHECK(k == 0, "the unused slot's bytes zeroised at adoption");
+	CHECK(passert(&bob, "bob") == 0 && passert(&carol, "carol unused") == 1,
+		"bob adopted, carol expanded again");
+
+	/* torn expansion: used = 0, the key copy done, the expanded key half
+	   written (the rest garbage), as a power cut leaves it */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	s = pslot_of(&bob);
+	put32(PEK, FIDO2_EK_META_OFF(s), 0);
+	memset(PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + FIDO2_EK_SLOT_SIZE / 2, 0x5a,
+		FIDO2_EK_SLOT_SIZE / 2);
+	pboot();
+	CHECK(P.ek_adopted && passert(&bob, "bob torn") == 1, "torn slot: bob re-expanded");
+	CHECK(pslot_of(&bob) >= 0 && !memcmp(PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS,
+		pslot_of(&bob)), PSNAP + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s),
+		FA_EXPANDED_KEY_SIZE(9)), "re-expanded bytes equal the complete expansion");
+	/* torn ID copy: used = 0, the expanded key complete, the ID in the
+	   metadata half written */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	put32(PEK, FIDO2_EK_META_OFF(s), 0);
+	memset(PEK + FIDO2_EK_META_OFF(s) + 16 + 31, 0, FIDO2_CRED_ID_LEN - 31);
+	pboot();
+	CHECK(P.ek_adopted && passert(&bob, "bob, torn copy") == 1, "torn copy: re-expanded");
+	/* a used slot whose bytes rotted: fa_sign_tree refuses it, the
+	   signature comes from fa_sign_dyn, the slot is dropped */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	PEK[FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + 5000] ^= 0x01;
+	pboot();
+	CHECK(P.ek_adopted && passert(&bob, "bob, rotted slot") == 0 && pslot_of(&bob) < 0,
+		"rotted slot refused, signed anyway, dropped");
+
+	/* Reset wipes the cache; the next power-up adopts the empty cache of
+	   the new epoch */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	pboot();
+	REQ[0] = CTAP2_CMD_RESET;
+	CHECK(pcall(1) == 1 && RESP[0] == 0, "reset");
+	CHECK(ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch), "reset zeroised every slot");
+	pboot();
+	CHECK(P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+		"empty cache of the new epoch adopted");
+	/* the state of a power cut inside Reset after the new epoch was
+	   committed, before the header followed: formatted at power-up */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	pboot();
+	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+		"a cache of the old epoch is formatted, not adopted");
 }
 
 int main(void)
@@ -328,6 +539,7 @@ int main(void)
 
 	test_keygen_same_on_every_backend();
 	test_ek_cache();
+	test_ek_persistent();
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();
