@@ -5,7 +5,8 @@
  * to send back out). Falcon runs through the library on the kernel table
  * the request's mode selects (fw_accel.c; the bridge asks for dma). The
  * credential store is the page store on the RAM region that stands for
- * flash (fw/fido2_link.ld keeps the image out of it). User presence is
+ * flash, the expanded-key cache on the persistent region below it
+ * (fw/fido2_link.ld keeps the image out of both). User presence is
  * approved automatically (no button). Every CTAP command's mcycle count is
  * in its reply and on the console. Malformed requests are answered with an
  * error status, a CPU exception with TRAP; the loop keeps serving.
@@ -26,10 +27,12 @@ static uint8_t rsp_buf[FA_SOC_RSP_HDR + 4 + FIDO2_SOC_OUT_MAX] __attribute__((al
 static uint8_t tmp_buf[FIDO2_TMP_SIZE] __attribute__((aligned(8)));
 static fido2_soc_dev dev;
 /* The expanded keys of the last credentials that signed (the core's
-   expanded-key cache): an assertion with one of them signs with
-   fa_sign_tree, and in the accelerator modes the tree the ffSampling
-   engine holds stays there across requests until this buffer changes. */
-static uint8_t ek_buf[FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)] __attribute__((aligned(8)));
+   expanded-key cache) live in the persistent region at FIDO2_SOC_EK_BASE
+   (fw/fido2_link.ld keeps the image out of it): an assertion with one of
+   them signs with fa_sign_tree, after a power-up too, and in the
+   accelerator modes the tree the ffSampling engine holds stays there
+   across requests until a slot changes. */
+#define ek_buf ((uint8_t *)(uintptr_t)FIDO2_SOC_EK_BASE)
 static unsigned dev_mode = ~0u;   /* the kernel table the device was set up with */
 
 static void ek_changed(void *user)
@@ -96,7 +99,8 @@ static void serve_fido2(const fw_request *rq)
 		}
 		fido2_soc_dev_setup(&dev, be,
 			(uint8_t *)(uintptr_t)FIDO2_SOC_FLASH_BASE, tmp_buf, soc_now_ms, NULL);
-		fido2_soc_dev_set_ek_cache(&dev, ek_buf, sizeof ek_buf, ek_changed);
+		fido2_soc_dev_set_ek_cache(&dev, ek_buf, FIDO2_SOC_EK_SIZE,
+			ek_changed, 1);
 		fw_accel_keep_tree(1);
 		dev_mode = mode;
 	}

@@ -28,6 +28,16 @@
  * --flash-base --flash-size), which saves it after every change, before
  * the reply goes out. The image is the same bytes for the firmware and the
  * host core, so a state provisioned on the host boots on the SoC.
+ *
+ * Expanded-key cache: FIDO2_SOC_EK_SIZE bytes of RAM at FIDO2_SOC_EK_BASE,
+ * just below the flash, outside the image too, given to the core with
+ * fido2_auth_set_ek_cache_persistent (src/fido2/fido2_ctap2.h): modelled
+ * as memory-mapped persistent memory (stores durable in program order,
+ * no erase/program semantics, unlike the page store). The harness
+ * persists both regions as one image of FIDO2_SOC_IMAGE_SIZE bytes from
+ * FIDO2_SOC_IMAGE_BASE (the cache at offset 0, the flash at
+ * FIDO2_SOC_FLASH_BASE - FIDO2_SOC_IMAGE_BASE), so the expanded keys of
+ * the last FIDO2_EK_SLOTS credentials used survive a power-up.
  */
 #ifndef FIDO2_SOC_H
 #define FIDO2_SOC_H
@@ -46,6 +56,16 @@
 #define FIDO2_SOC_FLASH_SIZE   0x00020000u
 #define FIDO2_SOC_FLASH_PAGE   0x1000u
 #define FIDO2_SOC_FLASH_PAGES  (FIDO2_SOC_FLASH_SIZE / FIDO2_SOC_FLASH_PAGE)
+#define FIDO2_SOC_EK_BASE      0x000A0000u
+#define FIDO2_SOC_EK_SIZE      0x00040000u
+#define FIDO2_SOC_IMAGE_BASE   FIDO2_SOC_EK_BASE
+#define FIDO2_SOC_IMAGE_SIZE   (FIDO2_SOC_FLASH_BASE + FIDO2_SOC_FLASH_SIZE \
+	- FIDO2_SOC_IMAGE_BASE)
+#define FIDO2_SOC_IMAGE_FLASH_OFF (FIDO2_SOC_FLASH_BASE - FIDO2_SOC_IMAGE_BASE)
+/* the cache fits its region, which ends where the flash begins */
+typedef char fido2_soc_ek_fits[(FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)
+	<= FIDO2_SOC_EK_SIZE && FIDO2_SOC_EK_BASE + FIDO2_SOC_EK_SIZE
+	== FIDO2_SOC_FLASH_BASE) ? 1 : -1];
 /* Reports one request can produce: a whole response of the largest
    message (129 reports) and one error report. */
 #define FIDO2_SOC_OUT_MAX      (130u * 64u)
@@ -66,6 +86,7 @@ typedef struct {
 	void *ek;                  /* expanded-key cache (NULL: none) */
 	size_t ek_len;
 	void (*ek_changed)(void *user);
+	int ek_persistent;         /* ek is persistent memory */
 
 	/* the request being served */
 	uint8_t *out;
@@ -81,12 +102,14 @@ typedef struct {
 void fido2_soc_dev_setup(fido2_soc_dev *d, const fa_backend *be,
 	uint8_t *flash, void *tmp, uint32_t (*now_ms)(void *user), void *user);
 
-/* Gives the authenticator an expanded-key cache (fido2_auth_set_ek_cache:
-   buf 8-byte aligned, len bytes; changed is called with d before the
-   buffer changes). Applied whenever the device state
-   is (re)loaded, which zeroises the buffer. */
+/* Gives the authenticator an expanded-key cache (buf 8-byte aligned, len
+   bytes; changed is called with d before a slot's expanded key changes),
+   applied whenever the device state is (re)loaded: persistent = 0,
+   fido2_auth_set_ek_cache (the buffer is formatted each time); 1,
+   fido2_auth_set_ek_cache_persistent (its content is adopted when valid,
+   so that the expanded keys survive a power-up and a trap). */
 void fido2_soc_dev_set_ek_cache(fido2_soc_dev *d, void *buf, size_t len,
-	void (*changed)(void *user));
+	void (*changed)(void *user), int persistent);
 
 /* Serves one report with fresh entropy; the reports to send back go to
    out (capacity FIDO2_SOC_OUT_MAX), their byte count to *out_len.

@@ -134,14 +134,25 @@ void fido2_soc_dev_setup(fido2_soc_dev *d, const fa_backend *be,
 	fa_shake256_flip(&d->pool);
 }
 
+static void dev_apply_ek_cache(fido2_soc_dev *d)
+{
+	if (d->ek_persistent) {
+		fido2_auth_set_ek_cache_persistent(&d->auth, d->ek, d->ek_len,
+			d->ek_changed);
+	} else {
+		fido2_auth_set_ek_cache(&d->auth, d->ek, d->ek_len, d->ek_changed);
+	}
+}
+
 void fido2_soc_dev_set_ek_cache(fido2_soc_dev *d, void *buf, size_t len,
-	void (*changed)(void *user))
+	void (*changed)(void *user), int persistent)
 {
 	d->ek = buf;
 	d->ek_len = len;
 	d->ek_changed = changed;
+	d->ek_persistent = persistent != 0;
 	if (d->started) {
-		fido2_auth_set_ek_cache(&d->auth, buf, len, changed);
+		dev_apply_ek_cache(d);
 	}
 }
 
@@ -176,8 +187,7 @@ int fido2_soc_dev_report(fido2_soc_dev *d, const uint8_t *entropy,
 		{
 			return -1;
 		}
-		fido2_auth_set_ek_cache(&d->auth, d->ek, d->ek_len,
-			d->ek_changed);
+		dev_apply_ek_cache(d);
 		fido2_hid_init(&d->hid, dev_send, dev_handle, NULL, d);
 		d->started = 1;
 	}

@@ -103,7 +103,7 @@ run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
 run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
 run "SoC ML-KEM-768 keygen/encaps/decaps, fw/accel/dma/kemenc modes (same bytes, decaps = encaps, host CLI cross-check; kemenc: encaps on the hw/mlkem sequencer)" python3 hw/soc/util/mlkem_soc_bench.py --cli build/test-native/tools/falcon-accel
 run "SoC synthesis view: sources elaborate (xc7 + ecp5), its VexRiscv core runs a smoke program (hw/soc/syn/check.sh)" make -C hw/soc synth-check
-run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, two getAssertions signed on the SoC: cold = key expansion, warm = expanded-key cache)" tests/fido2/run_soc_smoke.sh
+run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, getAssertions signed on the SoC: evicted = key expansion, warm = expanded-key cache, after a simulator restart = persistent cache, discoverable and not)" tests/fido2/run_soc_smoke.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 
 echo

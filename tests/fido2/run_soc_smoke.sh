@@ -5,10 +5,12 @@
 #    (--core host: the SoC link protocol's device side, the flash page store
 #    on the flash image, its saving, kill -9 included; seconds);
 # 2. the smoke on the simulated SoC (tests/fido2/soc): INIT, PING, getInfo,
-#    malformed requests, and two getAssertions of a credential provisioned
-#    into the flash image, signed by the firmware with the accelerator (the
-#    first expands the key into the firmware's expanded-key cache, the
-#    second signs from it: fa_sign_tree, tree resident in the engine).
+#    malformed requests, and getAssertions of credentials provisioned into
+#    the persistent image (page store + expanded-key cache), signed by the
+#    firmware with the accelerator: an evicted one (its key expanded into
+#    the cache), the same warm (fa_sign_tree, tree resident in the engine),
+#    then after a simulator restart (a power-up) a discoverable and a
+#    non-discoverable one from the adopted persistent cache (fast path).
 # Builds the Verilated SoC (build/soc-sim, which scripts/soc_smoke.sh built
 # already in CI), the FIDO2 firmware (make -C fw fido2 in build/soc-fw, the
 # library shared with fw.elf) and the bridge (build/soc-host).

@@ -20,9 +20,13 @@
  * --core host: the same device code (fw/fido2_soc_dev.c) in this process
  *   with the host library (for a fast run of the same suite, and to
  *   provision a flash image that the SoC then boots).
- * State: DIR/flash.bin, the 128 KiB flash region of the firmware, saved
+ * State: DIR/flash.bin, the firmware's persistent regions as one image of
+ *   384 KiB (FIDO2_SOC_IMAGE_BASE/SIZE, fw/fido2_soc.h): the expanded-key
+ *   cache (256 KiB) then the flash of the page store (128 KiB), saved
  *   (temporary file, fsync, rename) after every change before the answer
- *   goes out: by the simulator (soc_sim --flash) or by this process.
+ *   goes out: by the simulator (soc_sim --flash) or by this process. An
+ *   image of the earlier layout (the 128 KiB flash alone) is converted at
+ *   start (an empty cache before it).
  * --mode: the firmware's Falcon kernels (fw/fw_accel.c); default dma.
  * --sim / --fw: simulator and firmware (else $FALCON_ACCEL_SOC_SIM and
  *   $FALCON_ACCEL_FIDO2_FW, else the build tree's build/soc-sim/soc_sim
@@ -84,7 +88,8 @@ static double now_s(void)
 /* ---- the flash image file (--core host; the simulator has its own) */
 
 static char g_flash_path[4096];
-static uint8_t g_flash[FIDO2_SOC_FLASH_SIZE], g_flash_saved[FIDO2_SOC_FLASH_SIZE];
+static uint8_t g_flash[FIDO2_SOC_IMAGE_SIZE] __attribute__((aligned(8)));
+static uint8_t g_flash_saved[FIDO2_SOC_IMAGE_SIZE];
 
 static int flash_load(void)
 {
@@ -105,6 +110,30 @@ static int flash_load(void)
 	fclose(f);
 	memcpy(g_flash_saved, g_flash, sizeof g_flash);
 	return 0;
+}
+
+static int flash_sync(const char *dir);
+
+/* An image of the earlier layout (the flash alone): rewritten as the
+   whole image, the cache region erased (0xFF: formatted at start). */
+static int image_convert(const char *dir)
+{
+	FILE *f = fopen(g_flash_path, "rb");
+	size_t n;
+
+	if (f == NULL) {
+		return -1;
+	}
+	memset(g_flash, 0xFF, sizeof g_flash);
+	n = fread(g_flash + FIDO2_SOC_IMAGE_FLASH_OFF, 1, FIDO2_SOC_FLASH_SIZE, f);
+	fclose(f);
+	if (n != FIDO2_SOC_FLASH_SIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(g_flash_saved, 0, sizeof g_flash_saved);
+	g_flash_saved[0] = (uint8_t)~g_flash[0];   /* differs: written */
+	return flash_sync(dir);
 }
 
 static int flash_sync(const char *dir)
@@ -314,10 +343,22 @@ int main(int argc, char **argv)
 	{
 		struct stat stf;
 
-		if (stat(g_flash_path, &stf) == 0 && stf.st_size != FIDO2_SOC_FLASH_SIZE) {
+		if (stat(g_flash_path, &stf) == 0 && stf.st_size == FIDO2_SOC_FLASH_SIZE) {
+			if (image_convert(state) != 0) {
+				fprintf(stderr, "falcon-accel-fido2-soc: cannot convert the"
+					" 128 KiB flash image %s: %s\n", g_flash_path,
+					strerror(errno));
+				return 2;
+			}
+			fprintf(stderr, "falcon-accel-fido2-soc: %s converted to the"
+				" %u-byte image (expanded-key cache + flash)\n",
+				g_flash_path, FIDO2_SOC_IMAGE_SIZE);
+		} else if (stat(g_flash_path, &stf) == 0
+			&& stf.st_size != FIDO2_SOC_IMAGE_SIZE)
+		{
 			fprintf(stderr, "falcon-accel-fido2-soc: flash image %s is %lld bytes,"
 				" not %u\n", g_flash_path, (long long)stf.st_size,
-				FIDO2_SOC_FLASH_SIZE);
+				FIDO2_SOC_IMAGE_SIZE);
 			return 2;
 		}
 	}
@@ -325,7 +366,7 @@ int main(int argc, char **argv)
 		if (flash_load() != 0) {
 			fprintf(stderr, "falcon-accel-fido2-soc: flash image %s: %s (it"
 				" must be %u bytes)\n", g_flash_path, strerror(errno),
-				FIDO2_SOC_FLASH_SIZE);
+				FIDO2_SOC_IMAGE_SIZE);
 			return 2;
 		}
 		tmp = malloc(FIDO2_TMP_SIZE);
@@ -333,8 +374,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "falcon-accel-fido2-soc: out of memory\n");
 			return 2;
 		}
-		fido2_soc_dev_setup(&dev, fa_backend_default(), g_flash, tmp,
-			fido2_host_now_ms, NULL);
+		fido2_soc_dev_setup(&dev, fa_backend_default(),
+			g_flash + FIDO2_SOC_IMAGE_FLASH_OFF, tmp, fido2_host_now_ms, NULL);
+		/* the same persistent expanded-key cache as the firmware's, at
+		   the start of the image */
+		fido2_soc_dev_set_ek_cache(&dev, g_flash, FIDO2_SOC_EK_SIZE, NULL, 1);
 	} else {
 		char base[16], size[16];
 		const char *extra[7];
@@ -350,8 +394,8 @@ int main(int argc, char **argv)
 			: FA_SOC_SIM_DEFAULT, 1);
 		setenv("FALCON_ACCEL_SOC_FW", fw != NULL && *fw ? fw
 			: FA_FIDO2_FW_DEFAULT, 1);
-		snprintf(base, sizeof base, "0x%x", FIDO2_SOC_FLASH_BASE);
-		snprintf(size, sizeof size, "0x%x", FIDO2_SOC_FLASH_SIZE);
+		snprintf(base, sizeof base, "0x%x", FIDO2_SOC_IMAGE_BASE);
+		snprintf(size, sizeof size, "0x%x", FIDO2_SOC_IMAGE_SIZE);
 		extra[0] = "--flash";
 		extra[1] = g_flash_path;
 		extra[2] = "--flash-base";
