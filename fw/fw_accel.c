@@ -560,6 +560,45 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
+/* A 32-bit word that may alias the byte buffers (rv32 is little-endian,
+   so a word load equals le32 on a 4-byte-aligned buffer). */
+typedef uint32_t __attribute__((may_alias)) kemenc_word;
+
+/* n words from src to the KEMENC window from word w0: one load per word
+   when src is 4-byte aligned, else assembled from bytes. */
+static void kemenc_put(uint32_t w0, const uint8_t *src, uint32_t n)
+{
+	uint32_t i;
+
+	if (((uintptr_t)src & 3u) == 0) {
+		const kemenc_word *w = (const kemenc_word *)(const void *)src;
+		for (i = 0; i < n; i ++) {
+			mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * (w0 + i)), w[i]);
+		}
+	} else {
+		for (i = 0; i < n; i ++) {
+			mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * (w0 + i)), le32(src + 4u * i));
+		}
+	}
+}
+
+/* n words of the KEMENC window from word w0 to dst (as kemenc_put). */
+static void kemenc_get(uint32_t w0, uint8_t *dst, uint32_t n)
+{
+	uint32_t i;
+
+	if (((uintptr_t)dst & 3u) == 0) {
+		kemenc_word *w = (kemenc_word *)(void *)dst;
+		for (i = 0; i < n; i ++) {
+			w[i] = mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (w0 + i)));
+		}
+	} else {
+		for (i = 0; i < n; i ++) {
+			put_le32(dst + 4u * i, mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (w0 + i))));
+		}
+	}
+}
+
 int fw_kemenc_encaps(const uint8_t *ek, const uint8_t m[32], uint8_t *ct,
 	uint8_t ss[32])
 {
@@ -568,12 +607,8 @@ int fw_kemenc_encaps(const uint8_t *ek, const uint8_t m[32], uint8_t *ct,
 	if (!fw_kemenc_available()) {
 		return FA_ERR_INTERNAL;
 	}
-	for (i = 0; i < KEMENC_EK_WORDS; i ++) {
-		mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * i), le32(ek + 4u * i));
-	}
-	for (i = 0; i < 8u; i ++) {
-		mmio_wr(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_M_WORD + i)), le32(m + 4u * i));
-	}
+	kemenc_put(0, ek, KEMENC_EK_WORDS);
+	kemenc_put(KEMENC_M_WORD, m, 8u);
 	mmio_wr(ACC(FA_RTL_REG_CTRL), FA_RTL_CTRL_CLEAR_MASK);
 	mmio_wr(ACC(FA_RTL_REG_CONST_LO), 768u);
 	mmio_wr(ACC(FA_RTL_REG_OP), FA_RTL_OP_KEM_ENCAPS);
@@ -598,12 +633,8 @@ int fw_kemenc_encaps(const uint8_t *ek, const uint8_t m[32], uint8_t *ct,
 		cur.error = 1;
 		return FA_ERR_INTERNAL;
 	}
-	for (i = 0; i < KEMENC_CT_WORDS; i ++) {
-		put_le32(ct + 4u * i, mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_CT_WORD + i))));
-	}
-	for (i = 0; i < 8u; i ++) {
-		put_le32(ss + 4u * i, mmio_rd(ACC(FA_RTL_WIN_KEMENC + 4u * (KEMENC_K_WORD + i))));
-	}
+	kemenc_get(KEMENC_CT_WORD, ct, KEMENC_CT_WORDS);
+	kemenc_get(KEMENC_K_WORD, ss, 8u);
 	return FA_OK;
 }
 
