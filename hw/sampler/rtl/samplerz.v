@@ -80,7 +80,6 @@ module samplerz (
 	reg  [31:0] e_q;             // (int) trunc(x / ln 2)
 	reg  [71:0] v_q;
 	reg  [3:0]  nb_q;            // bytes read in this trial
-	reg  [17:0] lt_q;            // v < RCDT[i]
 	reg  [4:0]  z0_q;
 	reg  [5:0]  z_q;             // signed, -18..19
 	reg  [3:0]  hk_q;            // Horner step 1..12, 13: the ccs product
@@ -108,7 +107,7 @@ module samplerz (
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
-	sampler_i2f u_i2f_e  (.i_i(e_q), .f_o(f_e));
+	sampler_i2f u_i2f_e  (.i_i(trunc_mul[31:0]), .f_o(f_e));
 	sampler_f2i u_floor  (.f_i(mu_q), .floor_i(1'b1), .i_o(floor_mu));
 	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
 	sampler_f2i u_trunca (.f_i(scale63(add_y)), .floor_i(1'b0), .i_o(trunc_add63));
@@ -131,7 +130,7 @@ module samplerz (
 	wire isig_ok = ~isigma_i[63] & (isigma_i[62:52] == 11'h3FE);
 	wire smin_ok = ~sigma_min_i[63] & (sigma_min_i[62:52] == 11'h3FF);
 
-	// base sampler compares (registered with the sign byte), then the count
+	// base sampler compares and their count, taken with the sign byte
 	reg [17:0] lt;
 	integer i;
 	always @(*) begin
@@ -142,16 +141,23 @@ module samplerz (
 	always @(*) begin
 		z0c = 5'd0;
 		for (i = 0; i < 18; i = i + 1)
-			z0c = z0c + {4'd0, lt_q[i]};
+			z0c = z0c + {4'd0, lt[i]};
 	end
 
-	wire [7:0] zbyte = zb_q[8 * bi_q +: 8];
 	wire [5:0] sw = (e_q > 32'd63) ? 6'd63 : e_q[5:0];
+	// zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63), formed in the cycle
+	// the product is read (zfirst), which also compares the first (top)
+	// BerExp byte against it; later bytes against the registered zb
+	wire        zfirst = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q == 4'd14);
+	wire [63:0] zb_d = ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
+	wire [7:0]  zbyte = zfirst ? zb_d[63:56] : zb_q[8 * bi_q +: 8];
+	wire        ber_last = (rd_byte_i != zbyte) || (!zfirst && bi_q == 3'd0);
+	wire        ber_acc = (rd_byte_i < zbyte);
 
 	assign busy_o = (st_q != S_IDLE);
 
 	always @(*) begin
-		rd_valid_o = (st_q == S_TRIAL) | (st_q == S_BYTES) | (st_q == S_BER);
+		rd_valid_o = (st_q == S_TRIAL) | (st_q == S_BYTES) | (st_q == S_BER) | zfirst;
 		rd_align_o = (st_q == S_TRIAL);
 	end
 	wire rd_fire = rd_valid_o & rd_ready_i;
@@ -159,12 +165,16 @@ module samplerz (
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
 	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every three
 	// cycles (the pipeline's latency), the result read when the next issues
+	// Step 1 issues from S_E3 with zz as it is captured (h1).
+	wire        h1 = (st_q == S_E3);
+	wire [63:0] zz_d = {trunc_add63[62:0], 1'b0};
 	always @(*) begin
-		mh_en = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
-		mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
-		mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
-		mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
-		mh_sub = (hk_q != 4'd13);
+		mh_en = h1 | ((st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14));
+		mh_a = h1 ? zz_d : (hk_q == 4'd13) ? c63_q : zz_q;
+		mh_b = (h1 | (hk_q == 4'd1)) ? SAMPLER_EXPM[63:0] : mh_y;
+		mh_c = h1 ? SAMPLER_EXPM[127:64] :
+		       (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
+		mh_sub = h1 | (hk_q != 4'd13);
 	end
 
 	always @(posedge clk_i or negedge rst_ni) begin
@@ -173,7 +183,7 @@ module samplerz (
 			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
 			s_q <= 32'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
 			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; zb_q <= 64'd0;
-			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; lt_q <= 18'd0; z0_q <= 5'd0;
+			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; z0_q <= 5'd0;
 			z_q <= 6'd0; hk_q <= 4'd0; hc_q <= 2'd0; bi_q <= 3'd0; trials_q <= 8'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
@@ -223,17 +233,13 @@ module samplerz (
 			S_BYTES: if (rd_fire) begin
 				nb_q <= nb_q + 4'd1;
 				if (nb_q == 4'd9) begin
-					z_q <= {5'd0, rd_byte_i[0]};   // b, until S_Z
-					lt_q <= lt;
-					st_q <= S_Z;
+					// b = this byte's low bit; z = b ? z0 + 1 : -z0
+					z0_q <= z0c;
+					z_q <= rd_byte_i[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+					st_q <= S_X1;
 				end else begin
 					v_q[8 * nb_q +: 8] <= rd_byte_i;
 				end
-			end
-			S_Z: begin
-				z0_q <= z0c;
-				z_q <= z_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
-				st_q <= S_X1;
 			end
 			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2) (after the setup)
 			S_X1: if (!issued_q) begin
@@ -263,48 +269,50 @@ module samplerz (
 				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
-			// e = (int) trunc(x / ln 2)
+			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
+			// cycle (f_e converts trunc_mul directly)
 			S_E1: begin
 				e_q <= trunc_mul[31:0];
-				issued_q <= 1'b0;
-				if (trunc_mul[31]) begin err_o <= ERR_RANGE; st_q <= S_ERR; end
-				else st_q <= S_E2;
+				if (trunc_mul[31]) begin
+					issued_q <= 1'b0; err_o <= ERR_RANGE; st_q <= S_ERR;
+				end else begin
+					mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
+					cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
+				end
 			end
-			// e * ln 2, then t = x - e ln 2
-			S_E2: if (!issued_q) begin
-				mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
-			end else begin
+			// t = x - e ln 2
+			S_E2: begin
 				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
 				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
-			// zz = trunc(t 2^63) << 1
+			// zz = trunc(t 2^63) << 1; Horner step 1 issues now (h1)
 			S_E3: begin
-				zz_q <= {trunc_add63[62:0], 1'b0};
-				hk_q <= 4'd1; hc_q <= 2'd0;
+				zz_q <= zz_d;
+				hk_q <= 4'd1; hc_q <= 2'd1;
 				issued_q <= 1'b0; st_q <= S_HORNER;
 			end
 			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
-			// step every three cycles (mh_en above); in the cycle after the
-			// 13th: zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63)
+			// step every three cycles (mh_en above); when the 13th is read
+			// (zfirst): zb, and the first BerExp byte compared (as S_BER)
 			S_HORNER: begin
 				hc_q <= (hc_q == 2'd2) ? 2'd0 : hc_q + 2'd1;
-				if (hc_q == 2'd0) begin
-					if (hk_q == 4'd14) begin
-						zb_q <= ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
-						bi_q <= 3'd7;
-						st_q <= S_BER;
+				if (zfirst) begin
+					zb_q <= zb_d;
+					bi_q <= 3'd7;
+					st_q <= S_BER;
+					if (rd_fire) begin
+						bi_q <= 3'd6;
+						if (ber_last) st_q <= ber_acc ? S_DONE : S_TRIAL;
 					end
 				end else if (hc_q == 2'd2) begin
 					hk_q <= hk_q + 4'd1;
 				end
 			end
-			// compare random bytes with zb, most significant first
+			// compare random bytes with zb, most significant first: the
+			// trial ends at the first byte that differs or after the 8th;
+			// accept iff that byte is below zb's
 			S_BER: if (rd_fire) begin
-				if (rd_byte_i != zbyte || bi_q == 3'd0) begin
-					if (rd_byte_i < zbyte) st_q <= S_DONE;
-					else st_q <= S_TRIAL;
-				end
+				if (ber_last) st_q <= ber_acc ? S_DONE : S_TRIAL;
 				bi_q <= bi_q - 3'd1;
 			end
 			S_DONE: begin
