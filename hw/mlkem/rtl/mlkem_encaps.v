@@ -387,6 +387,55 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	assign busy_o = busy_q;
 
 	// ---------------------------------------------------------------
+	// Polynomial RAM write port: at most one word per cycle, one port, so
+	// that synthesis can map pm to RAM (two write ports left it in flops:
+	// 33.8 k FF). The NTT writes a butterfly's two words in two cycles
+	// (nph_q: word j from bf_j, then word k from bk_q, latched in phase 0).
+	reg         nph_q;
+	reg  [23:0] bk_q;
+	reg         pm_we;
+	reg  [10:0] pm_wa;
+	reg  [23:0] pm_wd;
+	always @(*) begin
+		pm_we = 1'b0; pm_wa = {p_c, wrd}; pm_wd = bm;
+		if (rst_ni && !(busy_q && cyc_q >= WDOG)) begin
+			case (st_q)
+			S_DEC: begin pm_we = 1'b1; pm_wa = {2'd0, w_q}; pm_wd = dpair; end
+			S_SQW:
+				if (p_op == OP_PRF) begin
+					pm_we = 1'b1; pm_wa = {p_c, cw}; pm_wd = cout;
+				end else if (p_op == OP_XOF && tc_q == 2'd2) begin
+					// SampleNTT: the pair word j/2 once its second value is there
+					pm_wa = {P_TMP, j_q[7:1]};
+					if (acc1 && acc2) begin
+						pm_we = 1'b1; pm_wd = j_q[0] ? {d1, ev_q} : {d2, d1};
+					end else if (acc1 || acc2) begin
+						pm_we = j_q[0]; pm_wd = {acc1 ? d1 : d2, ev_q};
+					end
+				end
+			S_NTT: begin
+				pm_we = 1'b1;
+				pm_wa = nph_q ? {p_c, wk} : {p_c, wj};
+				pm_wd = nph_q ? bk_q : bf_j;
+			end
+			S_SCALE: begin     // NTT^-1's final factor 128^-1 = 3303
+				pm_we = 1'b1;
+				pm_wd = {mulq(xc[23:12], 12'd3303), mulq(xc[11:0], 12'd3303)};
+			end
+			S_BMUL: pm_we = 1'b1;
+			S_MU: begin        // Decompress_1(b) = 1665 b
+				pm_we = 1'b1;
+				pm_wd = {addq(xc[23:12], mb1 ? 12'd1665 : 12'd0),
+				         addq(xc[11:0], mb0 ? 12'd1665 : 12'd0)};
+			end
+			default: ;
+			endcase
+		end
+	end
+	always @(posedge clk_i)
+		if (pm_we) pm[pm_wa] <= pm_wd;
+
+	// ---------------------------------------------------------------
 	// Sequencer
 	always @(posedge clk_i) begin
 		if (!rst_ni) begin
@@ -394,7 +443,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			cycles_o <= 32'd0; cyc_q <= 32'd0; ok_q <= 1'b0; step_q <= 6'd0;
 			w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
 			bad_q <= 1'b0; tb_q <= 16'd0; tc_q <= 2'd0; j_q <= 9'd0; ev_q <= 12'd0;
-			acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0;
+			acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0; nph_q <= 1'b0; bk_q <= 24'd0;
 		end else begin
 			done_o <= 1'b0;
 			if (busy_q)
@@ -416,7 +465,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			end else case (st_q)
 			S_FETCH: begin
 				w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
-				bad_q <= 1'b0; tc_q <= 2'd0; j_q <= 9'd0;
+				bad_q <= 1'b0; tc_q <= 2'd0; j_q <= 9'd0; nph_q <= 1'b0;
 				case (p_op)
 				OP_DEC: st_q <= S_DEC;
 				OP_HASH_H, OP_HASH_G, OP_PRF, OP_XOF: st_q <= S_CLR;
@@ -431,7 +480,6 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				endcase
 			end
 			S_DEC: begin
-				pm[{2'd0, w_q}] <= dpair;
 				bad_q <= bad_q | dbad;
 				w_q <= w_q + 9'd1;
 				if (w_q == 9'd383) begin
@@ -459,7 +507,6 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				OP_HASH_H: hw[si_q[2:0]] <= k_rdata;
 				OP_HASH_G: if (si_q < 6'd8) kw[si_q[2:0]] <= k_rdata;
 				           else rw[si_q[2:0]] <= k_rdata;
-				OP_PRF: pm[{p_c, cw}] <= cout;
 				OP_XOF: begin
 					if (tc_q != 2'd2) begin
 						tb_q <= {sqb, tb_q[15:8]};
@@ -467,12 +514,11 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 					end else begin
 						tc_q <= 2'd0;
 						j_q <= j2;
+						// the pair word itself is written by the pm port
 						if (acc1 && acc2) begin
-							if (!j_q[0]) pm[{P_TMP, j_q[7:1]}] <= {d2, d1};
-							else begin pm[{P_TMP, j_q[7:1]}] <= {d1, ev_q}; ev_q <= d2; end
+							if (j_q[0]) ev_q <= d2;
 						end else if (acc1 || acc2) begin
 							if (!j_q[0]) ev_q <= acc1 ? d1 : d2;
-							else pm[{P_TMP, j_q[7:1]}] <= {acc1 ? d1 : d2, ev_q};
 						end
 					end
 				end
@@ -489,32 +535,31 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				end
 			end
 			S_SPW: if (k_done) st_q <= S_RD;
-			S_NTT: begin
-				pm[{p_c, wj}] <= bf_j;
-				pm[{p_c, wk}] <= bf_k;
-				w_q <= w_q + 9'd1;
-				if (w_q[5:0] == 6'd63) begin
-					w_q <= 9'd0;
-					lay_q <= lay_q + 3'd1;
-					if (lay_q == 3'd6) begin
-						if (inv) st_q <= S_SCALE;
-						else begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			S_NTT: begin      // phase 0 writes word j, phase 1 word k
+				if (!nph_q) begin
+					bk_q <= bf_k; nph_q <= 1'b1;
+				end else begin
+					nph_q <= 1'b0;
+					w_q <= w_q + 9'd1;
+					if (w_q[5:0] == 6'd63) begin
+						w_q <= 9'd0;
+						lay_q <= lay_q + 3'd1;
+						if (lay_q == 3'd6) begin
+							if (inv) st_q <= S_SCALE;
+							else begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+						end
 					end
 				end
 			end
 			S_SCALE: begin     // NTT^-1's final factor 128^-1 = 3303
-				pm[{p_c, wrd}] <= {mulq(xc[23:12], 12'd3303), mulq(xc[11:0], 12'd3303)};
 				w_q <= w_q + 9'd1;
 				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
 			end
 			S_BMUL: begin
-				pm[{p_c, wrd}] <= bm;
 				w_q <= w_q + 9'd1;
 				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
 			end
 			S_MU: begin        // Decompress_1(b) = 1665 b
-				pm[{p_c, wrd}] <= {addq(xc[23:12], mb1 ? 12'd1665 : 12'd0),
-				                   addq(xc[11:0], mb0 ? 12'd1665 : 12'd0)};
 				w_q <= w_q + 9'd1;
 				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
 			end

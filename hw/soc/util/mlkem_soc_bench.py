@@ -182,7 +182,9 @@ def table(res, level, cmd):
           "polling. Inside the sequencer (hw/mlkem/doc/mlkem.md, per step): the",
           "nine SampleNTT matrix entries take about 7,200 cycles (one squeezed",
           "byte per cycle, each entry's product accumulated in 129 more), the",
-          "inverse NTTs 4 x 577, the NTTs 3 x 449, the seven CBD samplings about",
+          "inverse NTTs 4 x 1,025, the NTTs 3 x 897 (two cycles a butterfly: the",
+          "polynomial RAM has one write port, so that it maps to LUT RAM; the",
+          "sequencer is 19.1 k LUT in Yosys's xc7 mapping), the seven CBD samplings about",
           "7 x 230, H(ek) about 560, ByteDecode12 with the modulus check 385, the",
           "compression and encoding 4 x 129. The sequencer's count depends on ek",
           "only (SampleNTT's rejections: rho is public), not on m."]
