@@ -101,13 +101,27 @@ module samplerz (
 		scale63 = (x[62:52] == 11'd0) ? (x & SIGN) : (x + {1'b0, 11'd63, 52'd0});
 	endfunction
 
+	// fpr_of(trunc(y)) for the y = x / ln 2 of S_E1 (0 <= y < 2^31 when
+	// it is used: y < 0 with trunc(y) < 0 is ERR_RANGE, and x <= 20^2 / 2
+	// for legal operands): y with its fraction bits cleared, +0 below 1;
+	// one masking level instead of fpr_trunc then fpr_of in one cycle
+	function [63:0] ftrunc_pos(input [63:0] y);
+		reg [11:0] k;
+		begin
+			k = {1'b0, y[62:52]} - 12'd1023;
+			if (y[62:52] < 11'd1023) ftrunc_pos = 64'd0;
+			else if (k >= 12'd52) ftrunc_pos = y;
+			else ftrunc_pos = {y[63:52], y[51:0] & ~(52'hFFFFFFFFFFFFF >> k)};
+		end
+	endfunction
+
 	// conversions
-	wire [63:0] f_s, f_z, f_z0sq, f_e, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
+	wire [63:0] f_s, f_z, f_z0sq, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
 	sampler_i2f u_i2f_s  (.i_i(s_q), .f_o(f_s));
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
-	sampler_i2f u_i2f_e  (.i_i(trunc_mul[31:0]), .f_o(f_e));
+	wire [63:0] f_e = ftrunc_pos(mul_y);
 	sampler_f2i u_floor  (.f_i(mu_q), .floor_i(1'b1), .i_o(floor_mu));
 	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
 	sampler_f2i u_trunca (.f_i(scale63(add_y)), .floor_i(1'b0), .i_o(trunc_add63));
@@ -165,16 +179,12 @@ module samplerz (
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
 	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every three
 	// cycles (the pipeline's latency), the result read when the next issues
-	// Step 1 issues from S_E3 with zz as it is captured (h1).
-	wire        h1 = (st_q == S_E3);
-	wire [63:0] zz_d = {trunc_add63[62:0], 1'b0};
 	always @(*) begin
-		mh_en = h1 | ((st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14));
-		mh_a = h1 ? zz_d : (hk_q == 4'd13) ? c63_q : zz_q;
-		mh_b = (h1 | (hk_q == 4'd1)) ? SAMPLER_EXPM[63:0] : mh_y;
-		mh_c = h1 ? SAMPLER_EXPM[127:64] :
-		       (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
-		mh_sub = h1 | (hk_q != 4'd13);
+		mh_en = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
+		mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
+		mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
+		mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
+		mh_sub = (hk_q != 4'd13);
 	end
 
 	always @(posedge clk_i or negedge rst_ni) begin
@@ -270,7 +280,7 @@ module samplerz (
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
-			// cycle (f_e converts trunc_mul directly)
+			// cycle (f_e = fpr_of(e), formed from mul_y by ftrunc_pos)
 			S_E1: begin
 				e_q <= trunc_mul[31:0];
 				if (trunc_mul[31]) begin
@@ -285,10 +295,11 @@ module samplerz (
 				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
 				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
-			// zz = trunc(t 2^63) << 1; Horner step 1 issues now (h1)
+			// zz = trunc(t 2^63) << 1 (registered: fpr_trunc is a long
+			// path, the mulhi's partial products another)
 			S_E3: begin
-				zz_q <= zz_d;
-				hk_q <= 4'd1; hc_q <= 2'd1;
+				zz_q <= {trunc_add63[62:0], 1'b0};
+				hk_q <= 4'd1; hc_q <= 2'd0;
 				issued_q <= 1'b0; st_q <= S_HORNER;
 			end
 			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
