@@ -269,6 +269,40 @@ ek_clear(fido2_auth *a)
 	}
 }
 
+/* Fingerprint of the device secret in header words 6 and 7: the first 8
+   bytes of SHA-256("falcon-accel fido2 ek cache" || master). A cache
+   written under another device secret (a device state created anew while
+   the cache memory was kept) is never adopted. One-way: it reveals
+   nothing usable about the secret. */
+static void
+ek_fingerprint(const fido2_auth *a, uint32_t fp[2])
+{
+	static const char tag[] = "falcon-accel fido2 ek cache";
+	fido2_sha256_ctx sc;
+	uint8_t h[32];
+	fido2_sha256_init(&sc);
+	fido2_sha256_update(&sc, tag, sizeof tag - 1);
+	fido2_sha256_update(&sc, a->st.master, sizeof a->st.master);
+	fido2_sha256_final(&sc, h);
+	fp[0] = (uint32_t)h[0] | ((uint32_t)h[1] << 8)
+		| ((uint32_t)h[2] << 16) | ((uint32_t)h[3] << 24);
+	fp[1] = (uint32_t)h[4] | ((uint32_t)h[5] << 8)
+		| ((uint32_t)h[6] << 16) | ((uint32_t)h[7] << 24);
+	fido2_wipe(h, sizeof h);
+	fido2_wipe(&sc, sizeof sc);
+}
+
+/* Header words 5..7: the device epoch and secret the cache belongs to. */
+static void
+ek_set_owner(fido2_auth *a)
+{
+	uint32_t fp[2];
+	ek_fingerprint(a, fp);
+	EK_HDR(a, 5) = a->st.epoch;
+	EK_HDR(a, 6) = fp[0];
+	EK_HDR(a, 7) = fp[1];
+}
+
 /* Header and metadata zeroised (the magic first), then the header
    written (the magic last). */
 static void
@@ -283,7 +317,7 @@ ek_format(fido2_auth *a)
 	EK_HDR(a, 2) = a->ek_slots;
 	EK_HDR(a, 3) = FIDO2_EK_SLOT_SIZE;
 	EK_HDR(a, 4) = FIDO2_EK_META_SIZE;
-	EK_HDR(a, 5) = a->st.epoch;
+	ek_set_owner(a);
 	ek_fence();
 	EK_HDR(a, 0) = FIDO2_EK_MAGIC;
 	ek_fence();
@@ -295,13 +329,14 @@ static int
 ek_valid(fido2_auth *a)
 {
 	unsigned i;
-	uint32_t clock = 0;
+	uint32_t clock = 0, fp[2];
+	ek_fingerprint(a, fp);
 	if (EK_HDR(a, 0) != FIDO2_EK_MAGIC || EK_HDR(a, 1) != FIDO2_EK_VERSION
 		|| EK_HDR(a, 2) != a->ek_slots
 		|| EK_HDR(a, 3) != FIDO2_EK_SLOT_SIZE
 		|| EK_HDR(a, 4) != FIDO2_EK_META_SIZE
 		|| EK_HDR(a, 5) != a->st.epoch
-		|| EK_HDR(a, 6) != 0 || EK_HDR(a, 7) != 0)
+		|| EK_HDR(a, 6) != fp[0] || EK_HDR(a, 7) != fp[1])
 	{
 		return 0;
 	}
@@ -1119,9 +1154,10 @@ reset(fido2_auth *a)
 	derive_keys(a);
 	cache_clear(a);
 	if (a->ek_slots > 0) {
-		/* the cache (empty) now belongs to the new epoch; a power cut
-		   before this store makes the next boot format it */
-		EK_HDR(a, 5) = a->st.epoch;
+		/* the cache (empty) now belongs to the new epoch and secret;
+		   a power cut before these stores makes the next boot format
+		   it */
+		ek_set_owner(a);
 		ek_fence();
 	}
 	if (a->store->wipe(a->store_user) != 0) {

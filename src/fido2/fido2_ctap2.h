@@ -153,7 +153,8 @@ typedef struct {
      header (FIDO2_EK_HDR_SIZE): u32 words magic FIDO2_EK_MAGIC, version
        FIDO2_EK_VERSION, slot count, slot size (FIDO2_EK_SLOT_SIZE),
        metadata size (FIDO2_EK_META_SIZE), device epoch (fido2_dev_state),
-       two zero words;
+       and a 64-bit fingerprint of the device secret (SHA-256 of a tag and
+       the secret, first 8 bytes, as two little-endian words);
      metadata of slot i at FIDO2_EK_META_OFF(i): u32 used (0 or 1), logn
        (0, 9 or 10), last (LRU clock at the last use), a zero word, then
        the credential ID whose key the slot holds (FIDO2_CRED_ID_LEN
@@ -237,8 +238,8 @@ int fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
    zeroised metadata and slots). fido2_auth_set_ek_cache_persistent
    (memory that survives a power cut and keeps stores in program order
    across fences) adopts the content when the header matches (magic,
-   version, slot count and sizes, the device epoch) and every slot's
-   metadata is valid (used in {0, 1}, logn in {0, 9, 10} and in {9, 10}
+   version, slot count and sizes, the device epoch and secret) and every
+   slot's metadata is valid (used in {0, 1}, logn in {0, 9, 10} and in {9, 10}
    when used, the zero words zero); the LRU clock continues from the
    largest one; unused slots are zeroised. Otherwise it formats.
    A slot is zeroised when evicted, and all of them by Reset (before its

@@ -247,17 +247,23 @@ static int ek_slot_of(unsigned logn)
 	return s;
 }
 
-/* 1 if buf holds a formatted header for n slots and epoch, and zeros
-   from the first metadata record to the end. */
-static int ek_empty(const uint8_t *buf, unsigned n, uint32_t epoch)
+/* 1 if buf holds a formatted header for n slots and the device state st
+   (epoch, fingerprint of the secret recomputed here), and zeros from the
+   first metadata record to the end. */
+static int ek_empty(const uint8_t *buf, unsigned n, const fido2_dev_state *st)
 {
+	static const char tag[] = "falcon-accel fido2 ek cache";
+	uint8_t m[sizeof tag - 1 + 32], fp[32];
 	uint32_t h[8];
 	size_t i, nz = 0;
+	memcpy(m, tag, sizeof tag - 1);
+	memcpy(m + sizeof tag - 1, st->master, 32);
+	fido2_sha256(m, sizeof m, fp);
 	memcpy(h, buf, sizeof h);
 	for (i = FIDO2_EK_META_OFF(0); i < FIDO2_EK_CACHE_SIZE(n); i++) nz += buf[i] != 0;
 	return nz == 0 && h[0] == FIDO2_EK_MAGIC && h[1] == FIDO2_EK_VERSION && h[2] == n
-		&& h[3] == FIDO2_EK_SLOT_SIZE && h[4] == FIDO2_EK_META_SIZE && h[5] == epoch
-		&& h[6] == 0 && h[7] == 0;
+		&& h[3] == FIDO2_EK_SLOT_SIZE && h[4] == FIDO2_EK_META_SIZE
+		&& h[5] == st->epoch && !memcmp(buf + 24, fp, 8);
 }
 
 static void test_ek_cache(void)
@@ -282,12 +288,12 @@ static void test_ek_cache(void)
 	CHECK(B.ek_slots == 0 && B.ek_buf == NULL, "too small: no cache");
 	fido2_auth_set_ek_cache(&B, EK, sizeof EK, ek_changed_cb);
 	CHECK(B.ek_slots == FIDO2_EK_SLOTS, "two slots");
-	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch),
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, &B.st),
 		"buffer formatted (header, zeros) when the cache is set");
 	memset(EK, 0xa5, sizeof EK);
 	memcpy(EK, "FAEC", 4);
 	fido2_auth_set_ek_cache(&B, EK, sizeof EK, ek_changed_cb);
-	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch) && !B.ek_adopted,
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, &B.st) && !B.ek_adopted,
 		"RAM mode formats whatever the buffer held");
 	memset(cdh, 0x3c, 32);
 
@@ -331,7 +337,7 @@ static void test_ek_cache(void)
 	ch = ek_changes;
 	REQ[0] = CTAP2_CMD_RESET;
 	CHECK(same_on_both(1, "reset"), "reset");
-	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, B.st.epoch) && B.st.epoch == A.st.epoch
+	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, &B.st) && B.st.epoch == A.st.epoch
 		&& ek_slot_of(9) < 0 && ek_slot_of(10) < 0
 		&& ek_changes > ch, "reset zeroised the cache (header: the new epoch)");
 }
@@ -405,7 +411,8 @@ static void test_ek_persistent(void)
 		{ 12, FIDO2_EK_SLOT_SIZE - 8, "slot size" },
 		{ 16, FIDO2_EK_META_SIZE + 8, "metadata size" },
 		{ 20, 77, "epoch" },
-		{ 28, 1, "reserved header word" },
+		{ 24, 0, "secret fingerprint, low word" },
+		{ 28, 1, "secret fingerprint, high word" },
 		{ FIDO2_EK_META_OFF(0), 2, "used = 2" },
 		{ FIDO2_EK_META_OFF(1), 0xffffffffu, "used = ~0 (erased)" },
 		{ FIDO2_EK_META_OFF(0) + 4, 11, "logn 11" },
@@ -419,7 +426,7 @@ static void test_ek_persistent(void)
 	test_plat_init(&TPP, "ek persistent");
 	memset(PEK, 0xff, sizeof PEK);          /* erased memory */
 	pboot();
-	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, &P.st),
 		"erased buffer formatted");
 
 	/* alice discoverable, bob non-discoverable (key from the ID) */
@@ -463,10 +470,19 @@ static void test_ek_persistent(void)
 		memcpy(PEK, PSNAP, sizeof PEK);
 		put32(PEK, bad[k].off, bad[k].v);
 		pboot();
-		CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+		CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, &P.st),
 			"%s: formatted", bad[k].what);
 	}
 	CHECK(passert(&carol, "carol after a format") == 1, "formatted: carol expanded");
+
+	/* a cache of another device secret (a device state created anew, the
+	   same epoch) is not adopted */
+	memcpy(PEK, PSNAP, sizeof PEK);
+	MSP.st.master[5] ^= 1;
+	pboot();
+	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, &P.st),
+		"another device secret: formatted");
+	MSP.st.master[5] ^= 1;
 
 	/* a slot marked unused is never used (and zeroised at adoption) */
 	memcpy(PEK, PSNAP, sizeof PEK);
@@ -513,15 +529,15 @@ static void test_ek_persistent(void)
 	pboot();
 	REQ[0] = CTAP2_CMD_RESET;
 	CHECK(pcall(1) == 1 && RESP[0] == 0, "reset");
-	CHECK(ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch), "reset zeroised every slot");
+	CHECK(ek_empty(PEK, FIDO2_EK_SLOTS, &P.st), "reset zeroised every slot");
 	pboot();
-	CHECK(P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+	CHECK(P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, &P.st),
 		"empty cache of the new epoch adopted");
 	/* the state of a power cut inside Reset after the new epoch was
 	   committed, before the header followed: formatted at power-up */
 	memcpy(PEK, PSNAP, sizeof PEK);
 	pboot();
-	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, P.st.epoch),
+	CHECK(!P.ek_adopted && ek_empty(PEK, FIDO2_EK_SLOTS, &P.st),
 		"a cache of the old epoch is formatted, not adopted");
 }
 

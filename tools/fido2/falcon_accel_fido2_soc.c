@@ -334,6 +334,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(g_flash_path, sizeof g_flash_path, "%s/flash.bin", state);
+	{
+		/* a save interrupted by a kill (ours or the simulator's) leaves
+		   flash.bin.tmp beside an intact flash.bin: drop it */
+		char stale[4200];
+
+		snprintf(stale, sizeof stale, "%s.tmp", g_flash_path);
+		if (unlink(stale) != 0 && errno != ENOENT) {
+			fprintf(stderr, "falcon-accel-fido2-soc: cannot remove %s: %s\n",
+				stale, strerror(errno));
+			return 2;
+		}
+	}
 	if (cycle_log != NULL && (clog = fopen(cycle_log, "a")) == NULL) {
 		fprintf(stderr, "falcon-accel-fido2-soc: cannot open %s: %s\n",
 			cycle_log, strerror(errno));
