@@ -167,7 +167,8 @@ def test_soc_firmware_serves_a_provisioned_credential(tmp_path):
 def test_flash_image_of_the_earlier_layout_is_converted(tmp_path):
     """A state directory from before the expanded-key cache was persistent
     (flash.bin = the 128 KiB flash alone) still boots: the bridge rewrites
-    it as the whole image, its credentials kept (host core: seconds)."""
+    it as the whole image, its credentials kept; a stale flash.bin.tmp is
+    removed at start (host core: seconds)."""
     state = tmp_path / "state"
     log = tmp_path / "cycles.jsonl"
     server = make_server()
@@ -182,8 +183,11 @@ def test_flash_image_of_the_earlier_layout_is_converted(tmp_path):
     img = (state / "flash.bin").read_bytes()
     assert len(img) == 0x60000
     (state / "flash.bin").write_bytes(img[0x40000:])   # the flash alone
+    # and the leftover of a save interrupted by a kill: dropped at start
+    (state / "flash.bin.tmp").write_bytes(img[:1000])
     host = bridge(state, PORT_BASE + 4, PORT_BASE + 5, "host", log)
     host.start()
+    assert not (state / "flash.bin.tmp").exists()
     try:
         dev = fido2_udp.open_device(PORT_BASE + 4, PORT_BASE + 5)
         soc_assert(dev, cred, reg.counter, b"converted image", user=b"old")
