@@ -230,13 +230,17 @@ typedef uint32_t fido2_u32_alias;
 #define EK_SLOT(a, i)  ((a)->ek_buf + FIDO2_EK_SLOT_OFF((a)->ek_slots, i))
 
 /* Orders the stores before it before those after it (the compiler and
-   the core): what persistent memory needs for the write order. */
+   the core): what persistent memory needs for the write order; then the
+   platform's persist hook, if any. */
 static void
-ek_fence(void)
+ek_fence(fido2_auth *a)
 {
 #if defined(__GNUC__)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
+	if (a->ek_persist != NULL) {
+		a->ek_persist(a->user);
+	}
 }
 
 static void
@@ -253,11 +257,11 @@ static void
 ek_evict(fido2_auth *a, unsigned i)
 {
 	EK_META(a, i, EK_USED) = 0;
-	ek_fence();
+	ek_fence(a);
 	ek_changing(a);
 	fido2_wipe(EK_SLOT(a, i), FIDO2_EK_SLOT_SIZE);
 	fido2_wipe(a->ek_buf + FIDO2_EK_META_OFF(i), FIDO2_EK_META_SIZE);
-	ek_fence();
+	ek_fence(a);
 }
 
 static void
@@ -309,18 +313,18 @@ static void
 ek_format(fido2_auth *a)
 {
 	EK_HDR(a, 0) = 0;
-	ek_fence();
+	ek_fence(a);
 	ek_changing(a);
 	fido2_wipe(a->ek_buf, FIDO2_EK_CACHE_SIZE(a->ek_slots));
-	ek_fence();
+	ek_fence(a);
 	EK_HDR(a, 1) = FIDO2_EK_VERSION;
 	EK_HDR(a, 2) = a->ek_slots;
 	EK_HDR(a, 3) = FIDO2_EK_SLOT_SIZE;
 	EK_HDR(a, 4) = FIDO2_EK_META_SIZE;
 	ek_set_owner(a);
-	ek_fence();
+	ek_fence(a);
 	EK_HDR(a, 0) = FIDO2_EK_MAGIC;
-	ek_fence();
+	ek_fence(a);
 }
 
 /* 1 if the buffer holds a cache of this layout, this device epoch and
@@ -458,9 +462,9 @@ ek_fill(fido2_auth *a, const uint8_t *id, unsigned logn)
 	}
 	fido2_memcpy(EK_META_ID(a, v), id, FIDO2_CRED_ID_LEN);
 	EK_META(a, v, EK_LOGN) = logn;
-	ek_fence();
+	ek_fence(a);
 	EK_META(a, v, EK_USED) = 1;
-	ek_fence();
+	ek_fence(a);
 	return (int)v;
 }
 
@@ -1158,7 +1162,7 @@ reset(fido2_auth *a)
 		   a power cut before these stores makes the next boot format
 		   it */
 		ek_set_owner(a);
-		ek_fence();
+		ek_fence(a);
 	}
 	if (a->store->wipe(a->store_user) != 0) {
 		return CTAP1_ERR_OTHER;

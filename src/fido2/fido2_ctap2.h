@@ -224,6 +224,11 @@ struct fido2_auth {
 	uint32_t ek_clock;         /* largest LRU clock value in use */
 	uint32_t ek_expansions;    /* slots (re)filled since the cache was set */
 	int ek_adopted;            /* 1: the persistent content was adopted */
+	/* Optional (set after fido2_auth_init): called with the platform's
+	   user pointer at each ordering point of the cache's writes, after
+	   the fence; a platform with a write-back cache in front of its
+	   persistent memory flushes there (the tests take snapshots). */
+	void (*ek_persist)(void *user);
 };
 
 /* Loads or creates the device state. 0 or a negative error. */

@@ -541,6 +541,117 @@ static void test_ek_persistent(void)
 		"a cache of the old epoch is formatted, not adopted");
 }
 
+/* Power cuts in the persistent cache's write sequence: a workload
+   (makeCredential, getAssertion with hits, misses and evictions, both
+   kinds of credential, Reset) runs with a persist hook that snapshots the
+   cache and the store at every ordering point; a cut between points k and
+   k+1 leaves the stores before k done and any subset of those up to k+1,
+   modelled as snapshot k with a random subset (and a prefix) of the bytes
+   that differ in snapshot k+1. Every such state must boot (adopted or
+   formatted) with no slot marked used whose bytes are not a complete
+   expansion of the key its ID names: fa_sign_tree accepts the slot and the
+   signature verifies under that credential's public key, created in the
+   device epoch the state boots with. */
+#define CUT_MAX 64
+static uint8_t CUT_EK[CUT_MAX][sizeof PEK] __attribute__((aligned(8)));
+static mem_store CUT_MS[CUT_MAX];
+static unsigned ncut;
+
+static void cut_snap(void *u)
+{
+	(void)u;
+	if (ncut < CUT_MAX) {
+		memcpy(CUT_EK[ncut], PEK, sizeof PEK);
+		CUT_MS[ncut] = MSP;
+	}
+	ncut++;
+}
+
+static void test_ek_power_cuts(void)
+{
+	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
+	static made m[4];
+	static uint32_t m_epoch[4];
+	static const char *const names[4] = { "ann", "ben", "cy", "dee" };
+	static const int rk[4] = { 1, 0, 1, 1 };
+	static uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(9)], vtmp[FA_TMPSIZE_VERIFY(9)];
+	fa_shake256_ctx rng;
+	uint32_t x = 12345;
+	unsigned k, v, i, j, checked = 0, adopted = 0;
+
+	memset(&MSP, 0, sizeof MSP);
+	test_plat_init(&TPP, "ek power cuts");
+	memset(PEK, 0xff, sizeof PEK);
+	CHECK(fido2_auth_init(&P, &mem_store_ops, &MSP, &test_platform, &TPP,
+		fa_backend_default(), TMPB, sizeof TMPB) == 0, "auth init P");
+	ncut = 0;
+	P.ek_persist = cut_snap;
+	fido2_auth_set_ek_cache_persistent(&P, PEK, sizeof PEK, NULL);
+	for (i = 0; i < 3; i++) {
+		CHECK(check_mc(pcall(mc_req("example.com", names[i], a512, 1, rk[i], NULL, 0)),
+			FIDO2_COSE_ALG_FNDSA512, &m[i]), "%s made", names[i]);
+		m_epoch[i] = P.st.epoch;
+		if (i == 1) {
+			passert(&m[0], "ann");
+		}
+	}
+	passert(&m[1], "ben evicted");          /* evicts ann */
+	passert(&m[0], "ann evicted");          /* evicts cy */
+	REQ[0] = CTAP2_CMD_RESET;
+	CHECK(pcall(1) == 1 && RESP[0] == 0, "reset");
+	CHECK(check_mc(pcall(mc_req("example.com", names[3], a512, 1, rk[3], NULL, 0)),
+		FIDO2_COSE_ALG_FNDSA512, &m[3]), "dee made");
+	m_epoch[3] = P.st.epoch;
+	CHECK(ncut >= 20 && ncut <= CUT_MAX, "%u ordering points recorded", ncut);
+	if (ncut > CUT_MAX) ncut = CUT_MAX;
+
+	fa_shake256_init_prng_from_seed(&rng, "cuts", 4);
+	for (k = 0; k < ncut; k++) {
+		for (v = 0; v < 3; v++) {
+			/* v = 0: the snapshot itself; 1: random bytes of the next
+			   one; 2: a prefix of the next one's changes */
+			size_t lim;
+			if (v > 0 && k + 1 >= ncut) break;
+			memcpy(PEK, CUT_EK[k], sizeof PEK);
+			x = x * 1103515245u + 12345u;
+			lim = (size_t)(x >> 8) % sizeof PEK;
+			for (i = 0; v > 0 && i < sizeof PEK; i++) {
+				if (v == 1) {
+					x = x * 1103515245u + 12345u;
+					if ((x >> 16) & 1) PEK[i] = CUT_EK[k + 1][i];
+				} else if (i < lim) {
+					PEK[i] = CUT_EK[k + 1][i];
+				}
+			}
+			MSP = CUT_MS[k];
+			CHECK(fido2_auth_init(&P, &mem_store_ops, &MSP, &test_platform, &TPP,
+				fa_backend_default(), TMPB, sizeof TMPB) == 0, "cut %u: init", k);
+			fido2_auth_set_ek_cache_persistent(&P, PEK, sizeof PEK, NULL);
+			adopted += (unsigned)P.ek_adopted;
+			for (i = 0; i < FIDO2_EK_SLOTS; i++) {
+				const uint8_t *id = PEK + FIDO2_EK_META_OFF(i) + 16;
+				size_t sl = sizeof sig;
+				if (fido2_auth_ek_slot_logn(&P, i) == 0) continue;
+				for (j = 0; j < 4 && memcmp(m[j].id, id, FIDO2_CRED_ID_LEN); j++) {}
+				CHECK(j < 4 && m_epoch[j] == P.st.epoch,
+					"cut %u.%u: slot %u used for a credential of this epoch", k, v, i);
+				if (j >= 4) continue;
+				CHECK(fa_sign_tree(NULL, &rng, sig, &sl, FA_SIG_COMPRESSED,
+					PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, i), "cut", 3,
+					TMPB, sizeof TMPB) == FA_OK
+					&& fa_verify(NULL, sig, sl, FA_SIG_COMPRESSED, m[j].pk,
+						m[j].pk_len, "cut", 3, vtmp, sizeof vtmp) == FA_OK,
+					"cut %u.%u: slot %u (%s) is a complete expansion", k, v, i, names[j]);
+				checked++;
+			}
+		}
+	}
+	CHECK(checked > ncut && adopted > ncut, "cuts: %u used slots checked, %u states adopted",
+		checked, adopted);
+	printf("ek power cuts: %u ordering points, %u used slots checked, %u states adopted\n",
+		ncut, checked, adopted);
+}
+
 int main(void)
 {
 	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
@@ -556,6 +667,7 @@ int main(void)
 	test_keygen_same_on_every_backend();
 	test_ek_cache();
 	test_ek_persistent();
+	test_ek_power_cuts();
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();
