@@ -18,6 +18,8 @@
 #         that fft_engine / ntt_engine give it) top (falcon_accel_top's own
 #         logic at P = 4) sampler_unit samplerz sampler_prng (hw/sampler:
 #         the SamplerZ unit with its own fp64 adder and multiplier)
+#         mlkem_encaps (hw/mlkem: the ML-KEM-768 encaps sequencer with its
+#         Keccak unit)
 # The hierarchical run estimates each module's paths between its own
 # ports and registers; a path that crosses a module boundary (e.g. a bank
 # RAM read in tf_core -> read crossbar -> fp64_add stage 1 in a lane) is
@@ -74,6 +76,9 @@ for name in $NAMES; do
 		S=$HW/sampler/rtl
 		srcs="$F/fp64_add.v $F/fp64_mul.v $S/sampler_tables.v $S/sampler_fpconv.v"
 		srcs="$srcs $S/sampler_mulhi.v $S/sampler_prng.v $S/samplerz.v $S/sampler_unit.v";;
+	mlkem_encaps)
+		# hw/mlkem's ML-KEM-768 encaps sequencer with its Keccak unit
+		srcs=$(python3 "$HW/common/util/rtl_manifest.py" keccak/data/keccak.f mlkem/data/mlkem.f);;
 	*) echo "abc9_delay.sh: unknown name $name" >&2; exit 2;;
 	esac
 	own=$top
