@@ -113,7 +113,14 @@ module ffsamp_engine #(
 	output wire        rd_valid_o,
 	output wire        rd_align_o,
 	input  wire        rd_ready_i,
-	input  wire [7:0]  rd_byte_i
+	input  wire [7:0]  rd_byte_i,
+	// look-ahead / commit ports of sampler_prng (samplerz's speculative
+	// trials) and its byte pointer
+	input  wire [8:0]  prng_ptr_i,
+	output wire [8:0]  pk_addr_o,
+	input  wire [7:0]  pk_byte_i,
+	output wire        cm_valid_o,
+	output wire [8:0]  cm_ptr_o
 );
 	localparam integer TREE_WORDS = (MAXLOGN + 1) << MAXLOGN;
 	localparam integer WORK_WORDS = 6 << MAXLOGN;
@@ -828,7 +835,9 @@ module ffsamp_engine #(
 		.mu_i(rf_q[sz_ra]), .isigma_i(rf_q[sz_rb]), .sigma_min_i(smin_q),
 		.max_trials_i(maxt_q), .done_o(sz_done), .z_o(sz_z), .err_o(sz_err),
 		.trials_o(sz_trials), .busy_o(sz_busy), .rd_valid_o(rd_valid_o),
-		.rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i), .rd_byte_i(rd_byte_i));
+		.rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i), .rd_byte_i(rd_byte_i),
+		.ptr_i(prng_ptr_i), .pk_addr_o(pk_addr_o), .pk_byte_i(pk_byte_i),
+		.cm_valid_o(cm_valid_o), .cm_ptr_o(cm_ptr_o));
 	sampler_i2f u_i2f (.i_i(sz_z), .f_o(sz_f));
 
 	assign busy_o = busy;

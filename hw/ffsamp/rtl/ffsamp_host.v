@@ -64,7 +64,14 @@ module ffsamp_host #(
 	output wire        rd_valid_o,
 	output wire        rd_align_o,
 	input  wire        rd_ready_i,
-	input  wire [7:0]  rd_byte_i
+	input  wire [7:0]  rd_byte_i,
+	// look-ahead / commit ports of sampler_prng (samplerz's speculative
+	// trials) and its byte pointer
+	input  wire [8:0]  prng_ptr_i,
+	output wire [8:0]  pk_addr_o,
+	input  wire [7:0]  pk_byte_i,
+	output wire        cm_valid_o,
+	output wire [8:0]  cm_ptr_o
 );
 	localparam integer TREE_WORDS = (MAXLOGN + 1) << MAXLOGN;
 	localparam integer WORK_WORDS = 6 << MAXLOGN;
@@ -137,7 +144,8 @@ module ffsamp_host #(
 		.sz_cycles_o(e_szc),
 		.samples_o(e_samples), .refused_o(),
 		.rd_valid_o(rd_valid_o), .rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i),
-		.rd_byte_i(rd_byte_i));
+		.rd_byte_i(rd_byte_i), .prng_ptr_i(prng_ptr_i), .pk_addr_o(pk_addr_o),
+		.pk_byte_i(pk_byte_i), .cm_valid_o(cm_valid_o), .cm_ptr_o(cm_ptr_o));
 	assign busy_o = e_busy | nos_q;
 
 	always @(posedge clk_i or negedge rst_ni) begin

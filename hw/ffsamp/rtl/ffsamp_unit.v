@@ -44,14 +44,17 @@ module ffsamp_unit #(
 	output wire         refused_o
 );
 	wire       rd_valid, rd_align, rd_ready, loaded;
-	wire [7:0] rd_byte;
+	wire [7:0] rd_byte, pk_byte;
+	wire [8:0] pk_addr, cm_ptr;
+	wire       cm_valid;
 
 	sampler_prng u_prng (
 		.clk_i(clk_i), .rst_ni(rst_ni), .load_i(prng_load_i),
 		.key_i(key_i), .ctr_i(ctr_i), .ptr_i(ptr_i),
 		.rd_valid_i(rd_valid), .rd_align_i(rd_align), .rd_ready_o(rd_ready),
 		.rd_byte_o(rd_byte), .key_o(key_o), .ctr_o(ctr_o), .ptr_o(ptr_o),
-		.loaded_o(loaded), .busy_o(prng_busy_o), .refills_o(refills_o));
+		.loaded_o(loaded), .busy_o(prng_busy_o), .refills_o(refills_o),
+		.pk_addr_i(pk_addr), .pk_byte_o(pk_byte), .cm_valid_i(cm_valid), .cm_ptr_i(cm_ptr));
 
 	ffsamp_engine #(.MAXLOGN(MAXLOGN)) u_engine (
 		.clk_i(clk_i), .rst_ni(rst_ni),
@@ -63,6 +66,7 @@ module ffsamp_unit #(
 		.done_o(done_o), .err_o(err_o), .cycles_o(cycles_o), .samples_o(samples_o),
 		.refused_o(refused_o),
 		.rd_valid_o(rd_valid), .rd_align_o(rd_align), .rd_ready_i(rd_ready),
-		.rd_byte_i(rd_byte));
+		.rd_byte_i(rd_byte), .prng_ptr_i(ptr_o), .pk_addr_o(pk_addr), .pk_byte_i(pk_byte),
+		.cm_valid_o(cm_valid), .cm_ptr_o(cm_ptr));
 endmodule
 `default_nettype wire

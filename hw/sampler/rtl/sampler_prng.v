@@ -14,6 +14,11 @@
 //                   buffer is refilled at once (prng_u8).
 //   rd_align_i = 1: no byte; refill if ptr >= 503 (fewer than 9 bytes
 //                   left), as prng_u64 does before reading 8 bytes.
+// Look-ahead port (speculative SamplerZ trials): pk_byte_o = buf[pk_addr_i]
+//   of the buffer being read, combinational (a second read port on the
+//   buffer RAM); the state does not move. Commit port: cm_valid_i sets
+//   ptr = cm_ptr_i (the reader guarantees it is in the current buffer, at
+//   or after ptr, and that no refill rule would have fired on the way).
 // load_i: key, counter, ptr from the host; the buffer is filled from
 // blocks ctr_i..ctr_i+7 and ptr set to ptr_i (so a host that hands over a
 // fa_prng passes its counter minus 8 and its ptr).
@@ -49,7 +54,14 @@ module sampler_prng (
 	output wire [8:0]   ptr_o,
 	output wire         loaded_o,
 	output wire         busy_o,
-	output wire [31:0]  refills_o
+	output wire [31:0]  refills_o,
+	// look-ahead: a byte of the current buffer at any position, no state
+	// change; commit: ptr = cm_ptr_i (within the current buffer, never in
+	// a cycle with a read or a load)
+	input  wire [8:0]   pk_addr_i,
+	output wire [7:0]   pk_byte_o,
+	input  wire         cm_valid_i,
+	input  wire [8:0]   cm_ptr_i
 );
 	localparam [127:0] SIGMA = {32'h6b206574, 32'h79622d32, 32'h3320646e, 32'h61707865};
 
@@ -76,6 +88,7 @@ module sampler_prng (
 
 	assign rd_ready_o = ~busy_q;
 	assign rd_byte_o  = buf_q[{cur_q, ptr_q[8:2]}][8 * ptr_q[1:0] +: 8];
+	assign pk_byte_o  = buf_q[{cur_q, pk_addr_i[8:2]}][8 * pk_addr_i[1:0] +: 8];
 	assign key_o      = key_q;
 	assign ctr_o      = ctr_q;
 	assign ptr_o      = ptr_q;
@@ -211,7 +224,8 @@ module sampler_prng (
 					busy_q <= 1'b1;        // wait for the buffer under way
 				end
 			end else begin
-				if (rd_fire & ~rd_align_i) ptr_q <= ptr_q + 9'd1;
+				if (cm_valid_i) ptr_q <= cm_ptr_i;
+				else if (rd_fire & ~rd_align_i) ptr_q <= ptr_q + 9'd1;
 				if (gen_done) nxt_q <= 1'b1;
 			end
 			// the generator: a buffer from (key, base) into bank tgt

@@ -50,7 +50,12 @@ module sampler_unit (
 	input  wire         ext_rd_valid_i,
 	input  wire         ext_rd_align_i,
 	output wire         ext_rd_ready_o,
-	output wire [7:0]   ext_rd_byte_o
+	output wire [7:0]   ext_rd_byte_o,
+	// the look-ahead / commit ports of sampler_prng, for the same consumer
+	input  wire [8:0]   ext_pk_addr_i,
+	output wire [7:0]   ext_pk_byte_o,
+	input  wire         ext_cm_valid_i,
+	input  wire [8:0]   ext_cm_ptr_i
 );
 	localparam [2:0] CMD_LOAD = 3'd1, CMD_SAMPLE = 3'd2;
 	localparam [2:0] ERR_OK = 3'd0, ERR_NOSEED = 3'd4, ERR_CMD = 3'd5;
@@ -66,6 +71,13 @@ module sampler_unit (
 	assign rd_ready = p_ready & ~ext_sel_i;
 	assign ext_rd_ready_o = p_ready & ext_sel_i;
 	assign ext_rd_byte_o = rd_byte;
+	wire [8:0]  pk_addr, cm_ptr, z_pk_addr, z_cm_ptr;
+	wire [7:0]  pk_byte;
+	wire        cm_valid, z_cm_valid;
+	assign pk_addr  = ext_sel_i ? ext_pk_addr_i : z_pk_addr;
+	assign cm_valid = ext_sel_i ? ext_cm_valid_i : z_cm_valid;
+	assign cm_ptr   = ext_sel_i ? ext_cm_ptr_i : z_cm_ptr;
+	assign ext_pk_byte_o = pk_byte;
 	wire        z_done, z_busy;
 	wire [1:0]  z_err;
 
@@ -78,7 +90,8 @@ module sampler_unit (
 		.key_i(key_i), .ctr_i(ctr_i), .ptr_i(ptr_i),
 		.rd_valid_i(p_valid), .rd_align_i(p_align), .rd_ready_o(p_ready),
 		.rd_byte_o(rd_byte), .key_o(key_o), .ctr_o(ctr_o), .ptr_o(ptr_o),
-		.loaded_o(loaded_o), .busy_o(prng_busy), .refills_o(refills_o));
+		.loaded_o(loaded_o), .busy_o(prng_busy), .refills_o(refills_o),
+		.pk_addr_i(pk_addr), .pk_byte_o(pk_byte), .cm_valid_i(cm_valid), .cm_ptr_i(cm_ptr));
 
 	samplerz u_samplerz (
 		.clk_i(clk_i), .rst_ni(rst_ni),
@@ -88,7 +101,8 @@ module sampler_unit (
 		.done_o(z_done), .z_o(z_o), .err_o(z_err), .trials_o(trials_o),
 		.busy_o(z_busy),
 		.rd_valid_o(rd_valid), .rd_align_o(rd_align), .rd_ready_i(rd_ready),
-		.rd_byte_i(rd_byte));
+		.rd_byte_i(rd_byte), .ptr_i(ptr_o), .pk_addr_o(z_pk_addr), .pk_byte_i(pk_byte),
+		.cm_valid_o(z_cm_valid), .cm_ptr_o(z_cm_ptr));
 
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin

@@ -31,6 +31,18 @@
 // (it stops at the first random byte that differs from zb's byte) and
 // (3) PRNG refills, which happen at fixed byte positions. See
 // hw/sampler/doc/sampler.md.
+//
+// Speculative trials: a front (bytes, x, exponent split on the FP adder and
+// multiplier) and a back (Horner on the mulhi, BerExp bytes) run one trial
+// apart. While the back runs trial k, the front runs trial k+1 on the
+// look-ahead port at the cursor guessed for one BerExp byte (fp + 1); it
+// becomes real (commit: ptr = its end) when trial k rejects after exactly
+// one BerExp byte, is dropped when trial k accepts, and is redone at the
+// committed cursor when trial k rejects after more than one byte (a
+// rewind) or when the guess would cross a refill rule (fp > 500). The
+// PRNG state after a sample is the library's. Cycles per sample (no
+// refill wait): 34 + 56 trials + 31 (trials started at the committed
+// cursor - 1) + bytes read on the byte port (measured, test-sampler).
 `default_nettype none
 module samplerz (
 	input  wire        clk_i,
@@ -49,7 +61,13 @@ module samplerz (
 	output reg         rd_valid_o,
 	output reg         rd_align_o,
 	input  wire        rd_ready_i,
-	input  wire [7:0]  rd_byte_i
+	input  wire [7:0]  rd_byte_i,
+	// look-ahead and commit ports of sampler_prng (speculative trials)
+	input  wire [8:0]  ptr_i,
+	output wire [8:0]  pk_addr_o,
+	input  wire [7:0]  pk_byte_i,
+	output reg         cm_valid_o,
+	output reg  [8:0]  cm_ptr_o
 );
 	wire [18*72-1:0] SAMPLER_RCDT;
 	wire [13*64-1:0] SAMPLER_EXPM;
@@ -66,10 +84,20 @@ module samplerz (
 		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_HORNER = 5'd17,
-		S_BER    = 5'd20, S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
+		S_HAND   = 5'd17, S_PARK   = 5'd18,
+		S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
+	localparam [1:0] B_IDLE = 2'd0, B_HORNER = 2'd1, B_BER = 2'd2;
 
-	reg  [4:0]  st_q, ret_q;     // state; S_WAIT returns to ret_q
+	reg  [4:0]  st_q, ret_q;     // front state; S_WAIT returns to ret_q
+	reg  [1:0]  bst_q;           // back state (Horner + BerExp bytes)
+	reg         spec_q;          // the front's trial reads the look-ahead port
+	reg  [8:0]  fcur_q;          // its look-ahead cursor
+	reg  [9:0]  fp_q;            // stream position after the front trial's
+	                             // 10 bytes (its first BerExp byte), 0..512
+	reg  [31:0] fe_q;            // front: (int) trunc(x / ln 2)
+	reg         terr_q;          // front: ticket with e < 0 (ERR_RANGE)
+	reg  [63:0] tzz_q;           // front: ticket zz
+	reg  [5:0]  bz_q;            // back: z of the trial in the Horner rule
 	reg  [3:0]  cnt_q;
 	reg         issued_q;        // second visit of a state after S_WAIT
 	reg  [3:0]  su_q;            // per-sample setup step (0: done)
@@ -77,7 +105,7 @@ module samplerz (
 	reg  [7:0]  maxt_q;
 	reg  [31:0] s_q;             // floor(mu)
 	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, zb_q;
-	reg  [31:0] e_q;             // (int) trunc(x / ln 2)
+	reg  [31:0] e_q;             // back: (int) trunc(x / ln 2)
 	reg  [71:0] v_q;
 	reg  [3:0]  nb_q;            // bytes read in this trial
 	reg  [4:0]  z0_q;
@@ -162,7 +190,7 @@ module samplerz (
 	// zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63), formed in the cycle
 	// the product is read (zfirst), which also compares the first (top)
 	// BerExp byte against it; later bytes against the registered zb
-	wire        zfirst = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q == 4'd14);
+	wire        zfirst = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q == 4'd14);
 	wire [63:0] zb_d = ({mh_y[62:0], 1'b0} - 64'd1) >> sw;
 	wire [7:0]  zbyte = zfirst ? zb_d[63:56] : zb_q[8 * bi_q +: 8];
 	wire        ber_last = (rd_byte_i != zbyte) || (!zfirst && bi_q == 3'd0);
@@ -170,17 +198,32 @@ module samplerz (
 
 	assign busy_o = (st_q != S_IDLE);
 
+	// the front reads its 10 bytes on the byte port (a trial at the
+	// committed cursor) or on the look-ahead port (a speculative trial:
+	// always ready, the PRNG state does not move); the back reads the
+	// BerExp bytes on the byte port, never in the same cycle as the front
+	wire f_rd = (st_q == S_TRIAL) | ((st_q == S_BYTES) & ~spec_q);
 	always @(*) begin
-		rd_valid_o = (st_q == S_TRIAL) | (st_q == S_BYTES) | (st_q == S_BER) | zfirst;
+		rd_valid_o = f_rd | (bst_q == B_BER) | zfirst;
 		rd_align_o = (st_q == S_TRIAL);
 	end
 	wire rd_fire = rd_valid_o & rd_ready_i;
+	wire b_fire = ((bst_q == B_BER) | zfirst) & rd_ready_i;
+	wire f_fire = spec_q ? (st_q == S_BYTES) : (f_rd & rd_ready_i);
+	wire [7:0] f_byte = spec_q ? pk_byte_i : rd_byte_i;
+	assign pk_addr_o = fcur_q;
+	// a speculative trial k+1 (BerExp of trial k read 1 byte) starts at
+	// g = fp + 1 and reads g .. g + 9; it is made only when these bytes
+	// and the commit ptr g + 10 stay in the current buffer with no refill
+	// rule firing (fp <= 500: the align needs g < 503, the last byte g + 9
+	// below 511): a function of the stream position only
+	wire spec_ok = (fp_q <= 10'd500);
 
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
 	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every three
 	// cycles (the pipeline's latency), the result read when the next issues
 	always @(*) begin
-		mh_en = (st_q == S_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
+		mh_en = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
 		mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
 		mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
 		mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
@@ -190,6 +233,9 @@ module samplerz (
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin
 			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0; su_q <= 4'd0;
+			bst_q <= B_IDLE; spec_q <= 1'b0; fcur_q <= 9'd0; fp_q <= 10'd0; fe_q <= 32'd0;
+			terr_q <= 1'b0; tzz_q <= 64'd0; bz_q <= 6'd0;
+			cm_valid_o <= 1'b0; cm_ptr_o <= 9'd0;
 			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
 			s_q <= 32'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
 			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; zb_q <= 64'd0;
@@ -199,6 +245,7 @@ module samplerz (
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
+			cm_valid_o <= 1'b0;
 			// Per-sample setup, a fixed schedule on the FP units beside
 			// the first trial's bytes (which take at least 11 cycles, so it
 			// is over before S_X1): s = floor(mu); r = mu - s and isigma^2
@@ -219,36 +266,36 @@ module samplerz (
 				default: ;
 				endcase
 			end
+			// ---- front: a trial's bytes, x and the exponent split ----
 			case (st_q)
 			S_IDLE: if (start_i) begin
 				mu_q <= mu_i; isig_q <= isigma_i; smin_q <= sigma_min_i;
 				maxt_q <= (max_trials_i == 8'd0) ? 8'd255 : max_trials_i;
 				trials_q <= 8'd0;
 				issued_q <= 1'b0;
+				spec_q <= 1'b0;
 				if (mu_ok & isig_ok & smin_ok) begin
 					su_q <= 4'd1; st_q <= S_TRIAL;
 				end else begin err_o <= ERR_ARG; st_q <= S_ERR; end
 			end
-			// ---- one trial ----
+			// align (prng_u64's refill rule), on the byte port only
 			S_TRIAL: begin
 				nb_q <= 4'd0;
-				if (trials_q == maxt_q) begin
-					err_o <= ERR_TRIALS; st_q <= S_ERR;
-				end else if (rd_fire) begin
-					trials_q <= trials_q + 8'd1;
-					st_q <= S_BYTES;
-				end
+				if (rd_fire) st_q <= S_BYTES;
 			end
 			// 9 bytes -> v; the 10th (b) is taken with the compares of v
-			S_BYTES: if (rd_fire) begin
+			S_BYTES: if (f_fire) begin
 				nb_q <= nb_q + 4'd1;
+				fcur_q <= fcur_q + 9'd1;
 				if (nb_q == 4'd9) begin
 					// b = this byte's low bit; z = b ? z0 + 1 : -z0
 					z0_q <= z0c;
-					z_q <= rd_byte_i[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+					z_q <= f_byte[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+					// position of this trial's first BerExp byte
+					fp_q <= spec_q ? {1'b0, fcur_q} + 10'd1 : {1'b0, ptr_i} + 10'd1;
 					st_q <= S_X1;
 				end else begin
-					v_q[8 * nb_q +: 8] <= rd_byte_i;
+					v_q[8 * nb_q +: 8] <= f_byte;
 				end
 			end
 			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2) (after the setup)
@@ -280,12 +327,15 @@ module samplerz (
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
-			// cycle (f_e = fpr_of(e), formed from mul_y by ftrunc_pos)
+			// cycle (f_e = fpr_of(e), formed from mul_y by ftrunc_pos);
+			// e < 0 makes an error ticket (an error only if the trial is
+			// not speculative or its speculation is confirmed)
 			S_E1: begin
-				e_q <= trunc_mul[31:0];
+				fe_q <= trunc_mul[31:0];
 				if (trunc_mul[31]) begin
-					issued_q <= 1'b0; err_o <= ERR_RANGE; st_q <= S_ERR;
+					issued_q <= 1'b0; terr_q <= 1'b1; st_q <= S_HAND;
 				end else begin
+					terr_q <= 1'b0;
 					mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
 					cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
 				end
@@ -296,38 +346,35 @@ module samplerz (
 				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 			end
 			// zz = trunc(t 2^63) << 1 (registered: fpr_trunc is a long
-			// path, the mulhi's partial products another)
+			// path, the mulhi's partial products another): the ticket
 			S_E3: begin
-				zz_q <= {trunc_add63[62:0], 1'b0};
-				hk_q <= 4'd1; hc_q <= 2'd0;
-				issued_q <= 1'b0; st_q <= S_HORNER;
+				tzz_q <= {trunc_add63[62:0], 1'b0};
+				issued_q <= 1'b0; st_q <= S_HAND;
 			end
-			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
-			// step every three cycles (mh_en above); when the 13th is read
-			// (zfirst): zb, and the first BerExp byte compared (as S_BER)
-			S_HORNER: begin
-				hc_q <= (hc_q == 2'd2) ? 2'd0 : hc_q + 2'd1;
-				if (zfirst) begin
-					zb_q <= zb_d;
-					bi_q <= 3'd7;
-					st_q <= S_BER;
-					if (rd_fire) begin
-						bi_q <= 3'd6;
-						if (ber_last) st_q <= ber_acc ? S_DONE : S_TRIAL;
+			// hand the ticket to the back when it is idle: the trial
+			// becomes real (a speculative one: commit its 10 bytes, the
+			// PRNG ptr moves from g to g + 10); then the front starts the
+			// next trial speculatively at g' = fp + 1 if spec_ok, else parks
+			// until the back decides
+			S_HAND: if (bst_q == B_IDLE) begin
+				trials_q <= trials_q + 8'd1;
+				if (spec_q) begin cm_valid_o <= 1'b1; cm_ptr_o <= fp_q[8:0]; end
+				if (terr_q) begin
+					err_o <= ERR_RANGE; st_q <= S_ERR;
+				end else begin
+					zz_q <= tzz_q; e_q <= fe_q; bz_q <= z_q;
+					hk_q <= 4'd1; hc_q <= 2'd0; bst_q <= B_HORNER;
+					nb_q <= 4'd0;
+					if (spec_ok) begin
+						spec_q <= 1'b1; fcur_q <= fp_q[8:0] + 9'd1; st_q <= S_BYTES;
+					end else begin
+						spec_q <= 1'b0; st_q <= S_PARK;
 					end
-				end else if (hc_q == 2'd2) begin
-					hk_q <= hk_q + 4'd1;
 				end
 			end
-			// compare random bytes with zb, most significant first: the
-			// trial ends at the first byte that differs or after the 8th;
-			// accept iff that byte is below zb's
-			S_BER: if (rd_fire) begin
-				if (ber_last) st_q <= ber_acc ? S_DONE : S_TRIAL;
-				bi_q <= bi_q - 3'd1;
-			end
+			S_PARK: ;
 			S_DONE: begin
-				z_o <= s_q + {{26{z_q[5]}}, z_q};
+				z_o <= s_q + {{26{bz_q[5]}}, bz_q};
 				err_o <= ERR_NONE;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
@@ -338,6 +385,8 @@ module samplerz (
 				trials_o <= trials_q;
 				done_o <= 1'b1;
 				su_q <= 4'd0;
+				spec_q <= 1'b0;
+				bst_q <= B_IDLE;
 				st_q <= S_IDLE;
 			end
 			S_WAIT: begin
@@ -345,6 +394,55 @@ module samplerz (
 				else cnt_q <= cnt_q - 4'd1;
 			end
 			default: st_q <= S_IDLE;
+			endcase
+			// ---- back: Horner, zb, BerExp bytes; its decision overrides
+			// the front (assigned last) ----
+			case (bst_q)
+			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
+			// step every three cycles (mh_en above); when the 13th is read
+			// (zfirst): zb, and the first BerExp byte compared (as B_BER)
+			B_HORNER: begin
+				hc_q <= (hc_q == 2'd2) ? 2'd0 : hc_q + 2'd1;
+				if (zfirst) begin
+					zb_q <= zb_d;
+					bi_q <= 3'd7;
+					bst_q <= B_BER;
+					if (b_fire) begin
+						bi_q <= 3'd6;
+						if (ber_last) begin
+							bst_q <= B_IDLE;
+							if (ber_acc) st_q <= S_DONE;
+							else if (trials_q == maxt_q) begin
+								err_o <= ERR_TRIALS; st_q <= S_ERR;
+							end else if (!spec_q) begin
+								// no speculation made (parked front)
+								issued_q <= 1'b0; st_q <= S_TRIAL;
+							end
+							// else: the speculative trial is the next one
+						end
+					end
+				end else if (hc_q == 2'd2) begin
+					hk_q <= hk_q + 4'd1;
+				end
+			end
+			// compare random bytes with zb, most significant first: the
+			// trial ends at the first byte that differs or after the 8th;
+			// accept iff that byte is below zb's. A second byte read means
+			// the speculation's guess (one byte) was wrong: the front
+			// restarts at the committed cursor (a rewind)
+			B_BER: if (b_fire) begin
+				bi_q <= bi_q - 3'd1;
+				if (ber_last) begin
+					bst_q <= B_IDLE;
+					if (ber_acc) st_q <= S_DONE;
+					else if (trials_q == maxt_q) begin
+						err_o <= ERR_TRIALS; st_q <= S_ERR;
+					end else begin
+						issued_q <= 1'b0; spec_q <= 1'b0; st_q <= S_TRIAL;
+					end
+				end
+			end
+			default: ;
 			endcase
 		end
 	end

@@ -123,7 +123,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [2:0]  fs_err;
 	wire [31:0] fs_rdata, fs_reg_rdata;
 	wire        fs_rd_valid, fs_rd_align, fs_rd_ready;
-	wire [7:0]  fs_rd_byte;
+	wire [7:0]  fs_rd_byte, fs_pk_byte;
+	wire [8:0]  fs_pk_addr, fs_cm_ptr;
+	wire        fs_cm_valid;
 	wire        kem_busy, kem_done;
 	wire [31:0] kem_rdata;
 	wire        kenc_busy, kenc_done, kenc_herr;
@@ -236,12 +238,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.done_o(sz_done), .err_o(sz_err), .z_o(sz_z), .trials_o(sz_trials),
 			.key_o(), .ctr_o(sz_ctr), .ptr_o(sz_ptr), .refills_o(), .loaded_o(sz_loaded),
 			.ext_sel_i(fs_busy), .ext_rd_valid_i(fs_rd_valid), .ext_rd_align_i(fs_rd_align),
-			.ext_rd_ready_o(fs_rd_ready), .ext_rd_byte_o(fs_rd_byte));
+			.ext_rd_ready_o(fs_rd_ready), .ext_rd_byte_o(fs_rd_byte),
+			.ext_pk_addr_i(fs_pk_addr), .ext_pk_byte_o(fs_pk_byte),
+			.ext_cm_valid_i(fs_cm_valid), .ext_cm_ptr_i(fs_cm_ptr));
 	end else begin : g_no_sampler
 		assign sz_done = 1'b0; assign sz_err = 3'd0; assign sz_z = 32'd0;
 		assign sz_trials = 8'd0; assign sz_ctr = 64'd0; assign sz_ptr = 9'd0;
 		assign sz_loaded = 1'b0;
-		assign fs_rd_ready = 1'b0; assign fs_rd_byte = 8'd0;
+		assign fs_rd_ready = 1'b0; assign fs_rd_byte = 8'd0; assign fs_pk_byte = 8'd0;
 	end endgenerate
 
 	// index of a word of a window is legal for the current LOGN
@@ -590,11 +594,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.max_trials_i(r_sz_maxt), .prng_loaded_i(sz_loaded),
 			.busy_o(fs_busy), .done_o(fs_done), .err_o(fs_err), .cycles_o(),
 			.rd_valid_o(fs_rd_valid), .rd_align_o(fs_rd_align),
-			.rd_ready_i(fs_rd_ready), .rd_byte_i(fs_rd_byte));
+			.rd_ready_i(fs_rd_ready), .rd_byte_i(fs_rd_byte), .prng_ptr_i(sz_ptr),
+			.pk_addr_o(fs_pk_addr), .pk_byte_i(fs_pk_byte), .cm_valid_o(fs_cm_valid),
+			.cm_ptr_o(fs_cm_ptr));
 	end else begin : g_no_ffsamp
 		assign fs_busy = 1'b0; assign fs_done = 1'b0; assign fs_err = 3'd0;
 		assign fs_rdata = 32'd0; assign fs_reg_rdata = 32'd0;
 		assign fs_rd_valid = 1'b0; assign fs_rd_align = 1'b0;
+		assign fs_pk_addr = 9'd0; assign fs_cm_valid = 1'b0; assign fs_cm_ptr = 9'd0;
 	end endgenerate
 
 	assign irq = r_done;
