@@ -41,10 +41,11 @@
 // committed cursor when trial k rejects after more than one byte (a
 // rewind) or when the guess would cross a refill rule (fp > 500). The
 // PRNG state after a sample is the library's. The speculative trial's 10
-// bytes are prefetched while the front runs trial k's x chain. Cycles per
-// sample (no refill wait): 43 + 47 trials + 40 (trials started at the
-// committed cursor - 1) + bytes read on the byte port (measured,
-// test-sampler).
+// bytes are prefetched while the front runs trial k's x chain; its z is
+// formed in the hand-over cycle; the accepting byte's cycle ends the
+// sample. Cycles per sample (no refill wait): 43 + 46 trials + 41 (trials
+// started at the committed cursor - 1) + bytes read on the byte port
+// (measured, test-sampler).
 `default_nettype none
 module samplerz (
 	input  wire        clk_i,
@@ -86,8 +87,8 @@ module samplerz (
 		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_HAND   = 5'd17, S_PARK   = 5'd18, S_ZS     = 5'd19,
-		S_DONE   = 5'd21, S_WAIT   = 5'd22, S_ERR    = 5'd23;
+		S_HAND   = 5'd17, S_PARK   = 5'd18,
+		S_WAIT   = 5'd22, S_ERR    = 5'd23;
 	localparam [1:0] B_IDLE = 2'd0, B_HORNER = 2'd1, B_BER = 2'd2;
 
 	reg  [4:0]  st_q, ret_q;     // front state; S_WAIT returns to ret_q
@@ -378,32 +379,24 @@ module samplerz (
 					hk_q <= 4'd1; hc_q <= 2'd0; bst_q <= B_HORNER;
 					nb_q <= 4'd0;
 					if (spec_ok) begin
-						spec_q <= 1'b1; st_q <= S_ZS;
+						// the speculative trial's z from the prefetched
+						// bytes (as the last cycle of S_BYTES); its
+						// BerExp byte at fcur_q (= g + 10); the next
+						// prefetch if that is <= 500
+						spec_q <= 1'b1;
+						z0_q <= z0c;
+						z_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+						fp_q <= {1'b0, fcur_q};
+						if (fcur_q <= 9'd500) begin
+							pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
+						end
+						st_q <= S_X1;
 					end else begin
 						spec_q <= 1'b0; st_q <= S_PARK;
 					end
 				end
 			end
 			S_PARK: ;
-			// the speculative trial's z from the prefetched bytes (as the
-			// last cycle of S_BYTES); its BerExp byte at fcur_q (= g + 10)
-			S_ZS: begin
-				z0_q <= z0c;
-				z_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
-				fp_q <= {1'b0, fcur_q};
-				if (fcur_q <= 9'd500) begin
-					pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
-				end
-				st_q <= S_X1;
-			end
-			S_DONE: begin
-				pf_q <= 1'b0;
-				z_o <= s_q + {{26{bz_q[5]}}, bz_q};
-				err_o <= ERR_NONE;
-				trials_o <= trials_q;
-				done_o <= 1'b1;
-				st_q <= S_IDLE;
-			end
 			S_ERR: begin
 				z_o <= 32'd0;
 				trials_o <= trials_q;
@@ -445,7 +438,12 @@ module samplerz (
 						bi_q <= 3'd6;
 						if (ber_last) begin
 							bst_q <= B_IDLE;
-							if (ber_acc) st_q <= S_DONE;
+							if (ber_acc) begin
+								// accept: the sample ends in this cycle
+								z_o <= s_q + {{26{bz_q[5]}}, bz_q};
+								err_o <= ERR_NONE; trials_o <= trials_q; done_o <= 1'b1;
+								pf_q <= 1'b0; st_q <= S_IDLE;
+							end
 							else if (trials_q == maxt_q) begin
 								err_o <= ERR_TRIALS; st_q <= S_ERR;
 							end else if (!spec_q) begin
@@ -468,8 +466,12 @@ module samplerz (
 				bi_q <= bi_q - 3'd1;
 				if (ber_last) begin
 					bst_q <= B_IDLE;
-					if (ber_acc) st_q <= S_DONE;
-					else if (trials_q == maxt_q) begin
+					if (ber_acc) begin
+						// accept: the sample ends in this cycle
+						z_o <= s_q + {{26{bz_q[5]}}, bz_q};
+						err_o <= ERR_NONE; trials_o <= trials_q; done_o <= 1'b1;
+						pf_q <= 1'b0; st_q <= S_IDLE;
+					end else if (trials_q == maxt_q) begin
 						err_o <= ERR_TRIALS; st_q <= S_ERR;
 					end else begin
 						issued_q <= 1'b0; spec_q <= 1'b0; pf_q <= 1'b0; st_q <= S_TRIAL;
