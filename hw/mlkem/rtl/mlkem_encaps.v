@@ -86,37 +86,32 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			subq = (t >= Q) ? t - Q : t[11:0];
 		end
 	endfunction
-	// Barrett: x = a b < 2^24, t = floor(x M / 2^32), M = floor(2^32 / q)
-	// = 1290167: t in {floor(x/q) - 1, floor(x/q)}, r = x - t q in [0, 2q).
-	function [11:0] mulq(input [11:0] a, input [11:0] b);
-		reg [23:0] x;
-		reg [44:0] xm;
-		reg [11:0] t;
-		reg [12:0] r;
+	// Barrett reduction in two pipeline stages (quotient, then remainder):
+	// for x < 2^25, bq(x) = floor(x M / 2^32) with M = floor(2^32 / q) =
+	// 1290167 is floor(x / q) or floor(x / q) - 1 (x (2^32/q - M) / 2^32
+	// < 2^-7), so bc(x, bq(x)) = x - bq(x) q is in [0, 2q) and one
+	// conditional subtraction leaves x mod q in [0, q-1].
+	localparam [20:0] BM = 21'd1290167;
+	function [12:0] bq(input [24:0] x);
+		reg [45:0] xm;
 		begin
-			x = a * b;
-			xm = x * 21'd1290167;
-			t = xm[43:32];
-			r = x[12:0] - t * Q;
-			mulq = (r >= Q) ? r - Q : r[11:0];
+			xm = x * BM;
+			bq = xm[44:32];
 		end
 	endfunction
-	// Compress_d(x) = round(2^d x / q) mod 2^d = floor((2^d x + 1664) / q)
-	// mod 2^d (q odd: no ties); n < 2^22, the same Barrett quotient with
-	// one correction.
-	function [9:0] compq(input [11:0] x, input d10);
-		reg [21:0] n;
-		reg [43:0] nm;
-		reg [11:0] t;
-		reg [12:0] r;
+	function [11:0] bc(input [24:0] x, input [12:0] t);
+		reg [13:0] r;
 		begin
-			n = (d10 ? {x, 10'd0} : {6'd0, x, 4'd0}) + 22'd1664;
-			nm = n * 21'd1290167;
-			t = nm[43:32];
-			r = n[12:0] - t * Q;
-			if (r >= Q)
-				t = t + 12'd1;
-			compq = d10 ? t[9:0] : {6'd0, t[3:0]};
+			r = x[13:0] - t * Q;            // exact mod 2^14, value in [0, 2q)
+			bc = (r >= {1'b0, Q}) ? r[11:0] - Q[11:0] : r[11:0];
+		end
+	endfunction
+	// x - t q >= q, for the Compress quotient's correction
+	function bge(input [24:0] x, input [12:0] t);
+		reg [13:0] r;
+		begin
+			r = x[13:0] - t * Q;
+			bge = (r >= {1'b0, Q});
 		end
 	endfunction
 	// CBD_2 of one nibble: (v0 + v1) - (v2 + v3) mod q.
@@ -214,7 +209,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_DEC = 4'd2, S_CLR = 4'd3,
 	                 S_ABS = 4'd4, S_APW = 4'd5, S_RD = 4'd6, S_SQW = 4'd7,
 	                 S_SPW = 4'd8, S_NTT = 4'd9, S_SCALE = 4'd10, S_BMUL = 4'd11,
-	                 S_MU = 4'd12, S_ENC = 4'd13;
+	                 S_MU = 4'd12, S_ENC = 4'd13, S_DRN = 4'd14;
 	reg  [3:0]  st_q;
 	reg         busy_q;
 	reg  [31:0] cyc_q;
@@ -232,6 +227,8 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	reg  [63:0] acc_q;          // ENC: bit accumulator
 	reg  [6:0]  nb_q;           // ENC: bits in it
 	reg  [8:0]  ow_q;           // ENC: next ct word
+	reg  [3:0]  drn_q;          // S_DRN: cycles waited
+	reg         dnt_q;          // S_DRN: after an NTT / INTT layer
 
 	reg         sq_word_done, sq_finish;
 
@@ -289,29 +286,12 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 
 	wire [23:0] xj = pm[{p_c, wj}];
 	wire [23:0] xk = pm[{p_c, wk}];
-	reg  [23:0] bf_j, bf_k;
-	reg  [11:0] t0, t1;
-	always @(*) begin
-		if (!inv) begin
-			t0 = mulq(zeta, xk[11:0]);
-			t1 = mulq(zeta, xk[23:12]);
-			bf_j = {addq(xj[23:12], t1), addq(xj[11:0], t0)};
-			bf_k = {subq(xj[23:12], t1), subq(xj[11:0], t0)};
-		end else begin
-			t0 = 12'd0; t1 = 12'd0;
-			bf_j = {addq(xj[23:12], xk[23:12]), addq(xj[11:0], xk[11:0])};
-			bf_k = {mulq(zeta, subq(xk[23:12], xj[23:12])), mulq(zeta, subq(xk[11:0], xj[11:0]))};
-		end
-	end
 
-	// Word w_q of polynomial p_c (BMUL accumulator, MU, ENC, SCALE, PRF)
+	// Word w_q of polynomials p_c, p_a, p_b (SCALE, BMUL, MU, ENC, PRF)
 	wire [6:0]  wrd = w_q[6:0];
 	wire [23:0] xc = pm[{p_c, wrd}];
 	wire [23:0] xa = pm[{p_a, wrd}];
 	wire [23:0] xb = pm[{p_b, wrd}];
-	wire [11:0] bm0 = addq(mulq(xa[11:0], xb[11:0]), mulq(mulq(xa[23:12], xb[23:12]), gamma));
-	wire [11:0] bm1 = addq(mulq(xa[11:0], xb[23:12]), mulq(xa[23:12], xb[11:0]));
-	wire [23:0] bm = p_f ? {bm1, bm0} : {addq(xc[23:12], bm1), addq(xc[11:0], bm0)};
 
 	// DEC: 12 bytes = 3 ek words = 8 coefficients = 4 pair words
 	wire [8:0]  dg3 = {w_q[8:2], 1'b0} + {2'd0, w_q[8:2]};     // 3 g, g = w / 4
@@ -339,12 +319,216 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	wire        mb0 = mword[{wrd[3:0], 1'b0}];
 	wire        mb1 = mword[{wrd[3:0], 1'b1}];
 
-	// ENC: compressed pair appended to the bit accumulator
-	wire        d10 = (p_op == OP_ENC10);
-	wire [9:0]  cl = compq(xc[11:0], d10);
-	wire [9:0]  ch = compq(xc[23:12], d10);
-	wire [19:0] cv = d10 ? {ch, cl} : {12'd0, ch[3:0], cl[3:0]};
-	wire [6:0]  nbn = nb_q + (d10 ? 7'd20 : 7'd8);
+	// ---------------------------------------------------------------
+	// Arithmetic pipeline (NTT, INTT, SCALE, BMUL, MU, ENC).
+	// The pipelined states issue one item per cycle (the NTT one
+	// butterfly every two cycles); an item's operands are read from pm
+	// (asynchronous LUT-RAM reads) in its issue cycle and registered in
+	// stage 1; each later stage does at most one 12 x 12 (or Barrett
+	// 25 x 21) multiplication or one add/compare level; the item leaves
+	// stage PL = 9 and is written back in that cycle (an NTT butterfly's
+	// word k one cycle later, from bk_q). Every kind has the same latency
+	// and no stage waits, so the cycle count stays a function of ek alone.
+	// A pass (a layer of an NTT, or one SCALE/BMUL/MU/ENC step) issues
+	// nothing it depends on before the previous pass is written back:
+	// S_DRN waits DRN cycles after the last issue of each pass.
+	//   stage 1  operands a = pm[j] (NTT) / pm[a] (BMUL), b = pm[k] / pm[b],
+	//            c = pm[c], z = zeta (NTT, INTT) or 3303 (SCALE), g = gamma
+	//   stage 2  NTT: u = b; INTT: u = b - a, s = a + b; SCALE: u = c;
+	//            BMUL: the four products a_i b_j; MU: c + 1665 m;
+	//            ENC: n = 2^d c + 1664
+	//   stage 3  NTT-like: p = z u; BMUL: quotient of a1 b1,
+	//            a0 b1 + a1 b0; ENC: quotient of n
+	//   stage 4  NTT-like: quotient of p; BMUL: a1 b1 mod q;
+	//            ENC: Compress_d = quotient + (remainder >= q)
+	//   stage 5  NTT-like: p mod q = m; BMUL: (a1 b1 mod q) gamma
+	//   stage 6  NTT: (a + m, a - m); INTT: (s, m); SCALE: m;
+	//            BMUL: a0 b0 + (a1 b1 mod q) gamma
+	//   stage 7  BMUL: quotients of both sums
+	//   stage 8  BMUL: both sums mod q
+	//   stage 9  BMUL: the product, or acc + product
+	localparam [2:0] KN_NTT = 3'd0, KN_INTT = 3'd1, KN_SCALE = 3'd2,
+	                 KN_BMUL = 3'd3, KN_MU = 3'd4, KN_ENC = 3'd5;
+	localparam [3:0] DRN = 4'd10;
+	reg         iss;            // an item issues this cycle
+	reg  [2:0]  iss_k;
+	always @(*) begin
+		iss = 1'b0; iss_k = KN_SCALE;
+		case (st_q)
+		S_NTT:   begin iss = !nph_q; iss_k = inv ? KN_INTT : KN_NTT; end
+		S_SCALE: begin iss = 1'b1; iss_k = KN_SCALE; end
+		S_BMUL:  begin iss = 1'b1; iss_k = KN_BMUL; end
+		S_MU:    begin iss = 1'b1; iss_k = KN_MU; end
+		S_ENC:   begin iss = 1'b1; iss_k = KN_ENC; end
+		default: ;
+		endcase
+	end
+	wire        nttk = (st_q == S_NTT);
+	wire        pl_kill = !rst_ni || (busy_q && cyc_q >= WDOG);
+
+	// stage 1
+	reg  [9:1]  pv_q;                      // valid per stage
+	reg  [2:0]  k1_q, k2_q, k3_q, k4_q, k5_q, k6_q, k7_q, k8_q, k9_q;
+	reg  [10:0] wa1_q, wa2_q, wa3_q, wa4_q, wa5_q, wa6_q, wa7_q, wa8_q, wa9_q;
+	reg  [10:0] wb1_q, wb2_q, wb3_q, wb4_q, wb5_q, wb6_q, wb7_q, wb8_q, wb9_q;
+	reg  [23:0] a1_q, b1_q, c1_q;
+	reg  [11:0] z1_q, g1_q;
+	reg  [1:0]  m1_q;
+	reg         f1_q, d1_q;
+	always @(posedge clk_i) begin
+		a1_q <= nttk ? xj : xa;
+		b1_q <= nttk ? xk : xb;
+		c1_q <= xc;
+		z1_q <= (st_q == S_SCALE) ? 12'd3303 : zeta;
+		g1_q <= gamma;
+		m1_q <= {mb1, mb0};
+		f1_q <= p_f;
+		d1_q <= (p_op == OP_ENC10);
+		k1_q <= iss_k;
+		wa1_q <= nttk ? {p_c, wj} : {p_c, wrd};
+		wb1_q <= {p_c, wk};
+	end
+
+	// stage 2
+	reg  [23:0] a2_q, c2_q, u2_q, s2_q;    // s2: INTT's a + b, MU's result
+	reg  [23:0] p00_2, p11_2, p01_2, p10_2;
+	reg  [21:0] n0_2, n1_2;
+	reg  [11:0] z2_q, g2_q;
+	reg         f2_q, d2_q;
+	always @(posedge clk_i) begin
+		a2_q <= a1_q; c2_q <= c1_q; z2_q <= z1_q; g2_q <= g1_q;
+		f2_q <= f1_q; d2_q <= d1_q;
+		case (k1_q)
+		KN_INTT: u2_q <= {subq(b1_q[23:12], a1_q[23:12]), subq(b1_q[11:0], a1_q[11:0])};
+		KN_SCALE: u2_q <= c1_q;
+		default: u2_q <= b1_q;
+		endcase
+		s2_q <= (k1_q == KN_MU)
+			? {addq(c1_q[23:12], m1_q[1] ? 12'd1665 : 12'd0),
+			   addq(c1_q[11:0], m1_q[0] ? 12'd1665 : 12'd0)}
+			: {addq(a1_q[23:12], b1_q[23:12]), addq(a1_q[11:0], b1_q[11:0])};
+		p00_2 <= a1_q[11:0] * b1_q[11:0];
+		p11_2 <= a1_q[23:12] * b1_q[23:12];
+		p01_2 <= a1_q[11:0] * b1_q[23:12];
+		p10_2 <= a1_q[23:12] * b1_q[11:0];
+		// Compress_d(x) = floor((2^d x + 1664) / q) mod 2^d (q odd: no ties)
+		n0_2 <= (d1_q ? {c1_q[11:0], 10'd0} : {6'd0, c1_q[11:0], 4'd0}) + 22'd1664;
+		n1_2 <= (d1_q ? {c1_q[23:12], 10'd0} : {6'd0, c1_q[23:12], 4'd0}) + 22'd1664;
+	end
+
+	// stage 3
+	reg  [23:0] a3_q, c3_q, s3_q, p0_3, p1_3, p00_3, p11_3;
+	reg  [24:0] x1_3;                      // a0 b1 + a1 b0 < 2^25
+	reg  [12:0] t11_3, tn0_3, tn1_3;
+	reg  [21:0] n0_3, n1_3;
+	reg  [11:0] g3_q;
+	reg         f3_q, d3_q;
+	always @(posedge clk_i) begin
+		a3_q <= a2_q; c3_q <= c2_q; s3_q <= s2_q; g3_q <= g2_q;
+		f3_q <= f2_q; d3_q <= d2_q;
+		p0_3 <= z2_q * u2_q[11:0];
+		p1_3 <= z2_q * u2_q[23:12];
+		p00_3 <= p00_2; p11_3 <= p11_2;
+		x1_3 <= {1'b0, p01_2} + {1'b0, p10_2};
+		t11_3 <= bq({1'b0, p11_2});
+		tn0_3 <= bq({3'd0, n0_2}); tn1_3 <= bq({3'd0, n1_2});
+		n0_3 <= n0_2; n1_3 <= n1_2;
+	end
+
+	// stage 4
+	reg  [23:0] a4_q, c4_q, s4_q, p0_4, p1_4, p00_4;
+	reg  [24:0] x1_4;
+	reg  [12:0] t0_4, t1_4;
+	reg  [11:0] r11_4, g4_q;
+	reg  [9:0]  cv0_4, cv1_4;
+	reg         f4_q, d4_q;
+	always @(posedge clk_i) begin
+		a4_q <= a3_q; c4_q <= c3_q; s4_q <= s3_q; g4_q <= g3_q;
+		f4_q <= f3_q; d4_q <= d3_q;
+		p0_4 <= p0_3; p1_4 <= p1_3; p00_4 <= p00_3; x1_4 <= x1_3;
+		t0_4 <= bq({1'b0, p0_3}); t1_4 <= bq({1'b0, p1_3});
+		r11_4 <= bc({1'b0, p11_3}, t11_3);
+		// quotient floor(n / q) = tn + (n - tn q >= q)
+		cv0_4 <= tn0_3[9:0] + {9'd0, bge({3'd0, n0_3}, tn0_3)};
+		cv1_4 <= tn1_3[9:0] + {9'd0, bge({3'd0, n1_3}, tn1_3)};
+	end
+
+	// stage 5
+	reg  [23:0] a5_q, c5_q, s5_q, m5_q, p00_5, gp_5;
+	reg  [24:0] x1_5;
+	reg  [9:0]  cv0_5, cv1_5;
+	reg         f5_q, d5_q;
+	always @(posedge clk_i) begin
+		a5_q <= a4_q; c5_q <= c4_q; s5_q <= s4_q; f5_q <= f4_q; d5_q <= d4_q;
+		m5_q <= {bc({1'b0, p1_4}, t1_4), bc({1'b0, p0_4}, t0_4)};
+		p00_5 <= p00_4; x1_5 <= x1_4;
+		gp_5 <= r11_4 * g4_q;
+		cv0_5 <= cv0_4; cv1_5 <= cv1_4;
+	end
+
+	// stage 6: the result of every kind but BMUL (r6_q: word j / the word,
+	// rk6_q: NTT's word k)
+	reg  [23:0] c6_q, r6_q, rk6_q;
+	reg  [24:0] x0_6, x1_6;
+	reg         f6_q, d6_q;
+	always @(posedge clk_i) begin
+		c6_q <= c5_q; f6_q <= f5_q; d6_q <= d5_q;
+		case (k5_q)
+		KN_NTT: begin
+			r6_q <= {addq(a5_q[23:12], m5_q[23:12]), addq(a5_q[11:0], m5_q[11:0])};
+			rk6_q <= {subq(a5_q[23:12], m5_q[23:12]), subq(a5_q[11:0], m5_q[11:0])};
+		end
+		KN_INTT: begin r6_q <= s5_q; rk6_q <= m5_q; end
+		KN_SCALE: begin r6_q <= m5_q; rk6_q <= m5_q; end
+		KN_MU: begin r6_q <= s5_q; rk6_q <= s5_q; end
+		default: begin                 // ENC: the two compressed values
+			r6_q <= {2'd0, cv1_5, 2'd0, cv0_5}; rk6_q <= 24'd0;
+		end
+		endcase
+		x0_6 <= {1'b0, p00_5} + {1'b0, gp_5};
+		x1_6 <= x1_5;
+	end
+
+	// stages 7..9
+	reg  [23:0] c7_q, r7_q, rk7_q, c8_q, r8_q, rk8_q, r9_q, rk9_q;
+	reg  [24:0] x0_7, x1_7;
+	reg  [12:0] t0_7, t1_7;
+	reg  [23:0] bm_8;
+	reg         f7_q, f8_q, d7_q, d8_q, d9_q;
+	always @(posedge clk_i) begin
+		c7_q <= c6_q; r7_q <= r6_q; rk7_q <= rk6_q; f7_q <= f6_q; d7_q <= d6_q;
+		x0_7 <= x0_6; x1_7 <= x1_6;
+		t0_7 <= bq(x0_6); t1_7 <= bq(x1_6);
+		c8_q <= c7_q; r8_q <= r7_q; rk8_q <= rk7_q; f8_q <= f7_q; d8_q <= d7_q;
+		bm_8 <= {bc(x1_7, t1_7), bc(x0_7, t0_7)};
+		d9_q <= d8_q; rk9_q <= rk8_q;
+		if (k8_q == KN_BMUL)
+			r9_q <= f8_q ? bm_8 : {addq(c8_q[23:12], bm_8[23:12]), addq(c8_q[11:0], bm_8[11:0])};
+		else
+			r9_q <= r8_q;
+	end
+
+	// valid, kind and write addresses down the stages
+	always @(posedge clk_i) begin
+		if (pl_kill)
+			pv_q <= 9'd0;
+		else
+			pv_q <= {pv_q[8:1], iss};
+		k2_q <= k1_q; k3_q <= k2_q; k4_q <= k3_q; k5_q <= k4_q;
+		k6_q <= k5_q; k7_q <= k6_q; k8_q <= k7_q; k9_q <= k8_q;
+		wa2_q <= wa1_q; wa3_q <= wa2_q; wa4_q <= wa3_q; wa5_q <= wa4_q;
+		wa6_q <= wa5_q; wa7_q <= wa6_q; wa8_q <= wa7_q; wa9_q <= wa8_q;
+		wb2_q <= wb1_q; wb3_q <= wb2_q; wb4_q <= wb3_q; wb5_q <= wb4_q;
+		wb6_q <= wb5_q; wb7_q <= wb6_q; wb8_q <= wb7_q; wb9_q <= wb8_q;
+	end
+	wire        o_v = pv_q[9];
+	wire        o_ntt = (k9_q == KN_NTT) || (k9_q == KN_INTT);
+	wire        o_enc = (k9_q == KN_ENC);
+
+	// ENC: the compressed pair of the item leaving stage 9, appended to the
+	// bit accumulator
+	wire [19:0] cv = d9_q ? {r9_q[21:12], r9_q[9:0]} : {12'd0, r9_q[15:12], r9_q[3:0]};
+	wire [6:0]  nbn = nb_q + (d9_q ? 7'd20 : 7'd8);
 	wire [63:0] accn = acc_q | ({44'd0, cv} << nb_q);
 
 	// ---------------------------------------------------------------
@@ -389,17 +573,24 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	// ---------------------------------------------------------------
 	// Polynomial RAM write port: at most one word per cycle, one port, so
 	// that synthesis can map pm to RAM (two write ports left it in flops:
-	// 33.8 k FF). The NTT writes a butterfly's two words in two cycles
-	// (nph_q: word j from bf_j, then word k from bk_q, latched in phase 0).
-	reg         nph_q;
+	// 33.8 k FF). The pipeline writes the item leaving stage 9; an NTT
+	// butterfly's word k follows one cycle later from bk_q (butterflies
+	// issue every other cycle, so the port is free then).
+	reg         nph_q;          // NTT: 0 = issue cycle, 1 = the cycle after
+	reg         bkv_q;
+	reg  [10:0] bka_q;
 	reg  [23:0] bk_q;
 	reg         pm_we;
 	reg  [10:0] pm_wa;
 	reg  [23:0] pm_wd;
 	always @(*) begin
-		pm_we = 1'b0; pm_wa = {p_c, wrd}; pm_wd = bm;
+		pm_we = 1'b0; pm_wa = wa9_q; pm_wd = r9_q;
 		if (rst_ni && !(busy_q && cyc_q >= WDOG)) begin
-			case (st_q)
+			if (o_v && !o_enc)
+				pm_we = 1'b1;
+			else if (bkv_q) begin
+				pm_we = 1'b1; pm_wa = bka_q; pm_wd = bk_q;
+			end else case (st_q)
 			S_DEC: begin pm_we = 1'b1; pm_wa = {2'd0, w_q}; pm_wd = dpair; end
 			S_SQW:
 				if (p_op == OP_PRF) begin
@@ -413,24 +604,14 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 						pm_we = j_q[0]; pm_wd = {acc1 ? d1 : d2, ev_q};
 					end
 				end
-			S_NTT: begin
-				pm_we = 1'b1;
-				pm_wa = nph_q ? {p_c, wk} : {p_c, wj};
-				pm_wd = nph_q ? bk_q : bf_j;
-			end
-			S_SCALE: begin     // NTT^-1's final factor 128^-1 = 3303
-				pm_we = 1'b1;
-				pm_wd = {mulq(xc[23:12], 12'd3303), mulq(xc[11:0], 12'd3303)};
-			end
-			S_BMUL: pm_we = 1'b1;
-			S_MU: begin        // Decompress_1(b) = 1665 b
-				pm_we = 1'b1;
-				pm_wd = {addq(xc[23:12], mb1 ? 12'd1665 : 12'd0),
-				         addq(xc[11:0], mb0 ? 12'd1665 : 12'd0)};
-			end
 			default: ;
 			endcase
 		end
+	end
+	always @(posedge clk_i) begin
+		bkv_q <= o_v && o_ntt && !pl_kill;
+		bka_q <= wb9_q;
+		bk_q <= rk9_q;
 	end
 	always @(posedge clk_i)
 		if (pm_we) pm[pm_wa] <= pm_wd;
@@ -443,9 +624,22 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			cycles_o <= 32'd0; cyc_q <= 32'd0; ok_q <= 1'b0; step_q <= 6'd0;
 			w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
 			bad_q <= 1'b0; tb_q <= 16'd0; tc_q <= 2'd0; j_q <= 9'd0; ev_q <= 12'd0;
-			acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0; nph_q <= 1'b0; bk_q <= 24'd0;
+			acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0; nph_q <= 1'b0;
+			drn_q <= 4'd0; dnt_q <= 1'b0;
 		end else begin
 			done_o <= 1'b0;
+			// ENC write-back: the item leaving the pipeline
+			if (o_v && o_enc) begin
+				if (nbn >= 7'd32) begin
+					ctw[ow_q] <= accn[31:0];
+					acc_q <= accn >> 32;
+					nb_q <= nbn - 7'd32;
+					ow_q <= ow_q + 9'd1;
+				end else begin
+					acc_q <= accn;
+					nb_q <= nbn;
+				end
+			end
 			if (busy_q)
 				cyc_q <= cyc_q + 32'd1;
 			if (start_i) begin
@@ -535,46 +729,32 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				end
 			end
 			S_SPW: if (k_done) st_q <= S_RD;
-			S_NTT: begin      // phase 0 writes word j, phase 1 word k
-				if (!nph_q) begin
-					bk_q <= bf_k; nph_q <= 1'b1;
-				end else begin
-					nph_q <= 1'b0;
+			S_NTT: begin      // a butterfly issues in phase 0
+				nph_q <= !nph_q;
+				if (nph_q) begin
 					w_q <= w_q + 9'd1;
 					if (w_q[5:0] == 6'd63) begin
-						w_q <= 9'd0;
-						lay_q <= lay_q + 3'd1;
-						if (lay_q == 3'd6) begin
-							if (inv) st_q <= S_SCALE;
-							else begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
-						end
+						w_q <= 9'd0; drn_q <= 4'd0; dnt_q <= 1'b1; st_q <= S_DRN;
 					end
 				end
 			end
-			S_SCALE: begin     // NTT^-1's final factor 128^-1 = 3303
+			S_SCALE, S_BMUL, S_MU, S_ENC: begin
 				w_q <= w_q + 9'd1;
-				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
-			end
-			S_BMUL: begin
-				w_q <= w_q + 9'd1;
-				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
-			end
-			S_MU: begin        // Decompress_1(b) = 1665 b
-				w_q <= w_q + 9'd1;
-				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
-			end
-			S_ENC: begin
-				if (nbn >= 7'd32) begin
-					ctw[ow_q] <= accn[31:0];
-					acc_q <= accn >> 32;
-					nb_q <= nbn - 7'd32;
-					ow_q <= ow_q + 9'd1;
-				end else begin
-					acc_q <= accn;
-					nb_q <= nbn;
+				if (w_q == 9'd127) begin
+					w_q <= 9'd0; drn_q <= 4'd0; dnt_q <= 1'b0; st_q <= S_DRN;
 				end
-				w_q <= w_q + 9'd1;
-				if (w_q == 9'd127) begin step_q <= step_q + 6'd1; st_q <= S_FETCH; end
+			end
+			S_DRN: begin      // the pass's last item written back, then on
+				drn_q <= drn_q + 4'd1;
+				if (drn_q == DRN - 4'd1) begin
+					if (dnt_q && lay_q != 3'd6) begin
+						lay_q <= lay_q + 3'd1; st_q <= S_NTT;
+					end else if (dnt_q && inv)
+						st_q <= S_SCALE;
+					else begin
+						step_q <= step_q + 6'd1; st_q <= S_FETCH;
+					end
+				end
 			end
 			default: ;
 			endcase
