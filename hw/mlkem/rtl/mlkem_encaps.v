@@ -87,31 +87,37 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 		end
 	endfunction
 	// Barrett reduction in two pipeline stages (quotient, then remainder):
-	// for x < 2^25, bq(x) = floor(x M / 2^32) with M = floor(2^32 / q) =
-	// 1290167 is floor(x / q) or floor(x / q) - 1 (x (2^32/q - M) / 2^32
-	// < 2^-7), so bc(x, bq(x)) = x - bq(x) q is in [0, 2q) and one
-	// conditional subtraction leaves x mod q in [0, q-1].
-	localparam [20:0] BM = 21'd1290167;
+	// for x < 2^25, bq(x) = floor(x M / 2^25) with M = floor(2^25 / q) =
+	// 10079 satisfies x / q - 2 < bq(x) <= x / q (x M / 2^25 > x / q - x /
+	// 2^25 > x / q - 1), so bq(x) is floor(x / q) or floor(x / q) - 1,
+	// bc(x, bq(x)) = x - bq(x) q is in [0, 2q), and one conditional
+	// subtraction leaves x mod q in [0, q-1]. t q is formed as
+	// t (2^11 + 2^10 + 2^8 + 1) mod 2^14 (the remainder is < 2^13).
+	localparam [13:0] BM = 14'd10079;
 	function [12:0] bq(input [24:0] x);
-		reg [45:0] xm;
+		reg [38:0] xm;
 		begin
 			xm = x * BM;
-			bq = xm[44:32];
+			bq = xm[37:25];
 		end
 	endfunction
+	function [13:0] brem(input [24:0] x, input [12:0] t);   // x - t q, in [0, 2q)
+		brem = x[13:0] - ({t[2:0], 11'd0} + {t[3:0], 10'd0}) - ({t[5:0], 8'd0} + {1'b0, t});
+	endfunction
 	function [11:0] bc(input [24:0] x, input [12:0] t);
-		reg [13:0] r;
+		reg [13:0] r, rq;
 		begin
-			r = x[13:0] - t * Q;            // exact mod 2^14, value in [0, 2q)
-			bc = (r >= {1'b0, Q}) ? r[11:0] - Q[11:0] : r[11:0];
+			r = brem(x, t);
+			rq = r - {1'b0, Q};            // bit 13 set iff r < q
+			bc = rq[13] ? r[11:0] : rq[11:0];
 		end
 	endfunction
 	// x - t q >= q, for the Compress quotient's correction
 	function bge(input [24:0] x, input [12:0] t);
-		reg [13:0] r;
+		reg [13:0] rq;
 		begin
-			r = x[13:0] - t * Q;
-			bge = (r >= {1'b0, Q});
+			rq = brem(x, t) - {1'b0, Q};
+			bge = !rq[13];
 		end
 	endfunction
 	// CBD_2 of one nibble: (v0 + v1) - (v2 + v3) mod q.
@@ -142,51 +148,57 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	                 OP_ENC10 = 4'd9, OP_ENC4 = 4'd10, OP_END = 4'd11;
 	localparam [3:0] P_TMP = 4'd10, P_V = 4'd9;
 	reg  [5:0] step_q;
-	reg  [3:0] p_op, p_a, p_b, p_c;
-	reg  [7:0] p_n;          // PRF nonce N / XOF bytes (i, j)
-	reg        p_f;          // BMUL: first term; PRF: 1 = add
+	// The step's decoded fields are registered (p_*, from d_*): S_FETCH
+	// waits one cycle (S_FETCH0) for them after step_q changes.
+	reg  [3:0] p_op, p_a, p_b, p_c, d_op, d_a, d_b, d_c;
+	reg  [7:0] p_n, d_n;     // PRF nonce N / XOF bytes (i, j)
+	reg        p_f, d_f;     // BMUL: first term; PRF: 1 = add
 	reg  [5:0] s;
 	reg  [4:0] ij;
 	always @(*) begin
-		p_op = OP_END; p_a = 4'd0; p_b = 4'd0; p_c = 4'd0; p_n = 8'd0; p_f = 1'b0;
+		d_op = OP_END; d_a = 4'd0; d_b = 4'd0; d_c = 4'd0; d_n = 8'd0; d_f = 1'b0;
 		s = 6'd0; ij = 5'd0;
-		if (step_q == 6'd0) p_op = OP_DEC;
-		else if (step_q == 6'd1) p_op = OP_HASH_H;
-		else if (step_q == 6'd2) p_op = OP_HASH_G;
+		if (step_q == 6'd0) d_op = OP_DEC;
+		else if (step_q == 6'd1) d_op = OP_HASH_H;
+		else if (step_q == 6'd2) d_op = OP_HASH_G;
 		else if (step_q <= 6'd5) begin                     // y[i]
 			s = step_q - 6'd3;
-			p_op = OP_PRF; p_n = {2'd0, s}; p_c = 4'd3 + s[3:0]; p_f = 1'b0;
+			d_op = OP_PRF; d_n = {2'd0, s}; d_c = 4'd3 + s[3:0]; d_f = 1'b0;
 		end else if (step_q <= 6'd8) begin                 // y_hat = NTT(y)
-			p_op = OP_NTT; p_c = step_q[3:0] - 4'd3;
+			d_op = OP_NTT; d_c = step_q[3:0] - 4'd3;
 		end else if (step_q <= 6'd26) begin                // u_hat
 			s = step_q - 6'd9;                              // 6 i + 2 j + (0: XOF, 1: BMUL)
 			ij = s[5:1];                                    // 3 i + j
-			p_n = {(ij >= 5'd6) ? 4'd2 : (ij >= 5'd3) ? 4'd1 : 4'd0,
+			d_n = {(ij >= 5'd6) ? 4'd2 : (ij >= 5'd3) ? 4'd1 : 4'd0,
 			       (ij >= 5'd6) ? ij[3:0] - 4'd6 : (ij >= 5'd3) ? ij[3:0] - 4'd3 : ij[3:0]};
-			if (!s[0]) p_op = OP_XOF;
+			if (!s[0]) d_op = OP_XOF;
 			else begin
-				p_op = OP_BMUL; p_a = P_TMP; p_b = 4'd3 + p_n[3:0];
-				p_c = 4'd6 + p_n[7:4]; p_f = (p_n[3:0] == 4'd0);
+				d_op = OP_BMUL; d_a = P_TMP; d_b = 4'd3 + d_n[3:0];
+				d_c = 4'd6 + d_n[7:4]; d_f = (d_n[3:0] == 4'd0);
 			end
 		end else if (step_q <= 6'd29) begin                // v_hat = t_hat^T o y_hat
 			s = step_q - 6'd27;
-			p_op = OP_BMUL; p_a = s[3:0]; p_b = 4'd3 + s[3:0]; p_c = P_V;
-			p_f = (s == 6'd0);
+			d_op = OP_BMUL; d_a = s[3:0]; d_b = 4'd3 + s[3:0]; d_c = P_V;
+			d_f = (s == 6'd0);
 		end else if (step_q <= 6'd33) begin                // u, v = NTT^-1
 			s = step_q - 6'd30;
-			p_op = OP_INTT; p_c = 4'd6 + s[3:0];
+			d_op = OP_INTT; d_c = 4'd6 + s[3:0];
 		end else if (step_q <= 6'd37) begin                // + e1, + e2
 			s = step_q - 6'd34;
-			p_op = OP_PRF; p_n = {2'd0, s} + 8'd3; p_c = 4'd6 + s[3:0]; p_f = 1'b1;
+			d_op = OP_PRF; d_n = {2'd0, s} + 8'd3; d_c = 4'd6 + s[3:0]; d_f = 1'b1;
 		end else if (step_q == 6'd38) begin
-			p_op = OP_MU; p_c = P_V;
+			d_op = OP_MU; d_c = P_V;
 		end
 		else if (step_q <= 6'd41) begin
 			s = step_q - 6'd39;
-			p_op = OP_ENC10; p_c = 4'd6 + s[3:0];
+			d_op = OP_ENC10; d_c = 4'd6 + s[3:0];
 		end else if (step_q == 6'd42) begin
-			p_op = OP_ENC4; p_c = P_V;
+			d_op = OP_ENC4; d_c = P_V;
 		end
+	end
+
+	always @(posedge clk_i) begin
+		p_op <= d_op; p_a <= d_a; p_b <= d_b; p_c <= d_c; p_n <= d_n; p_f <= d_f;
 	end
 
 	// ---------------------------------------------------------------
@@ -209,7 +221,8 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_DEC = 4'd2, S_CLR = 4'd3,
 	                 S_ABS = 4'd4, S_APW = 4'd5, S_RD = 4'd6, S_SQW = 4'd7,
 	                 S_SPW = 4'd8, S_NTT = 4'd9, S_SCALE = 4'd10, S_BMUL = 4'd11,
-	                 S_MU = 4'd12, S_ENC = 4'd13, S_DRN = 4'd14;
+	                 S_MU = 4'd12, S_ENC = 4'd13, S_DRN = 4'd14,
+	                 S_FETCH0 = 4'd15;
 	reg  [3:0]  st_q;
 	reg         busy_q;
 	reg  [31:0] cyc_q;
@@ -284,14 +297,9 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	mlkem_zeta_rom u_zeta  (.sel_i(1'b0), .k_i(zk), .data_o(zeta));
 	mlkem_zeta_rom u_gamma (.sel_i(1'b1), .k_i(w_q[6:0]), .data_o(gamma));
 
-	wire [23:0] xj = pm[{p_c, wj}];
-	wire [23:0] xk = pm[{p_c, wk}];
 
-	// Word w_q of polynomials p_c, p_a, p_b (SCALE, BMUL, MU, ENC, PRF)
+	// Word w_q (SCALE, BMUL, MU, ENC)
 	wire [6:0]  wrd = w_q[6:0];
-	wire [23:0] xc = pm[{p_c, wrd}];
-	wire [23:0] xa = pm[{p_a, wrd}];
-	wire [23:0] xb = pm[{p_b, wrd}];
 
 	// DEC: 12 bytes = 3 ek words = 8 coefficients = 4 pair words
 	wire [8:0]  dg3 = {w_q[8:2], 1'b0} + {2'd0, w_q[8:2]};     // 3 g, g = w / 4
@@ -326,12 +334,13 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	// (asynchronous LUT-RAM reads) in its issue cycle and registered in
 	// stage 1; each later stage does at most one 12 x 12 (or Barrett
 	// 25 x 21) multiplication or one add/compare level; the item leaves
-	// stage PL = 9 and is written back in that cycle (an NTT butterfly's
+	// stage 9 and is written back in that cycle (an NTT butterfly's
 	// word k one cycle later, from bk_q). Every kind has the same latency
 	// and no stage waits, so the cycle count stays a function of ek alone.
 	// A pass (a layer of an NTT, or one SCALE/BMUL/MU/ENC step) issues
 	// nothing it depends on before the previous pass is written back:
 	// S_DRN waits DRN cycles after the last issue of each pass.
+	//   stage 0  read addresses, zeta (NTT, INTT) or 3303 (SCALE), gamma
 	//   stage 1  operands a = pm[j] (NTT) / pm[a] (BMUL), b = pm[k] / pm[b],
 	//            c = pm[c], z = zeta (NTT, INTT) or 3303 (SCALE), g = gamma
 	//   stage 2  NTT: u = b; INTT: u = b - a, s = a + b; SCALE: u = c;
@@ -349,7 +358,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	//   stage 9  BMUL: the product, or acc + product
 	localparam [2:0] KN_NTT = 3'd0, KN_INTT = 3'd1, KN_SCALE = 3'd2,
 	                 KN_BMUL = 3'd3, KN_MU = 3'd4, KN_ENC = 3'd5;
-	localparam [3:0] DRN = 4'd10;
+	localparam [3:0] DRN = 4'd11;
 	reg         iss;            // an item issues this cycle
 	reg  [2:0]  iss_k;
 	always @(*) begin
@@ -366,8 +375,28 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	wire        nttk = (st_q == S_NTT);
 	wire        pl_kill = !rst_ni || (busy_q && cyc_q >= WDOG);
 
-	// stage 1
-	reg  [9:1]  pv_q;                      // valid per stage
+	// stage 0: read addresses, twiddle and the item's fields registered
+	// (the address arithmetic and the ROMs before the RAM read would be
+	// one long path)
+	reg  [10:0] ra0_q, rb0_q, rc0_q;
+	reg  [11:0] z0_q, g0_q;
+	reg  [1:0]  m0_q;
+	reg         f0_q, d0_q;
+	reg  [2:0]  k0_q;
+	always @(posedge clk_i) begin
+		ra0_q <= nttk ? {p_c, wj} : {p_a, wrd};
+		rb0_q <= nttk ? {p_c, wk} : {p_b, wrd};
+		rc0_q <= {p_c, wrd};
+		z0_q <= (st_q == S_SCALE) ? 12'd3303 : zeta;
+		g0_q <= gamma;
+		m0_q <= {mb1, mb0};
+		f0_q <= p_f;
+		d0_q <= (p_op == OP_ENC10);
+		k0_q <= iss_k;
+	end
+
+	// stage 1: the operands read
+	reg  [9:0]  pv_q;                      // valid per stage 0..9
 	reg  [2:0]  k1_q, k2_q, k3_q, k4_q, k5_q, k6_q, k7_q, k8_q, k9_q;
 	reg  [10:0] wa1_q, wa2_q, wa3_q, wa4_q, wa5_q, wa6_q, wa7_q, wa8_q, wa9_q;
 	reg  [10:0] wb1_q, wb2_q, wb3_q, wb4_q, wb5_q, wb6_q, wb7_q, wb8_q, wb9_q;
@@ -376,17 +405,14 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	reg  [1:0]  m1_q;
 	reg         f1_q, d1_q;
 	always @(posedge clk_i) begin
-		a1_q <= nttk ? xj : xa;
-		b1_q <= nttk ? xk : xb;
-		c1_q <= xc;
-		z1_q <= (st_q == S_SCALE) ? 12'd3303 : zeta;
-		g1_q <= gamma;
-		m1_q <= {mb1, mb0};
-		f1_q <= p_f;
-		d1_q <= (p_op == OP_ENC10);
-		k1_q <= iss_k;
-		wa1_q <= nttk ? {p_c, wj} : {p_c, wrd};
-		wb1_q <= {p_c, wk};
+		a1_q <= pm[ra0_q];
+		b1_q <= pm[rb0_q];
+		c1_q <= pm[rc0_q];
+		z1_q <= z0_q; g1_q <= g0_q; m1_q <= m0_q; f1_q <= f0_q; d1_q <= d0_q;
+		k1_q <= k0_q;
+		// write address: word j (NTT) or the word itself (= c); word k
+		wa1_q <= (k0_q == KN_NTT || k0_q == KN_INTT) ? ra0_q : rc0_q;
+		wb1_q <= rb0_q;
 	end
 
 	// stage 2
@@ -511,9 +537,9 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 	// valid, kind and write addresses down the stages
 	always @(posedge clk_i) begin
 		if (pl_kill)
-			pv_q <= 9'd0;
+			pv_q <= 10'd0;
 		else
-			pv_q <= {pv_q[8:1], iss};
+			pv_q <= {pv_q[8:0], iss};
 		k2_q <= k1_q; k3_q <= k2_q; k4_q <= k3_q; k5_q <= k4_q;
 		k6_q <= k5_q; k7_q <= k6_q; k8_q <= k7_q; k9_q <= k8_q;
 		wa2_q <= wa1_q; wa3_q <= wa2_q; wa4_q <= wa3_q; wa5_q <= wa4_q;
@@ -649,7 +675,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 					err_o <= ERR_LEVEL; done_o <= 1'b1; ok_q <= 1'b0;
 				end else begin
 					err_o <= ERR_NONE; busy_q <= 1'b1; ok_q <= 1'b0;
-					cyc_q <= 32'd1; step_q <= 6'd0; st_q <= S_FETCH;
+					cyc_q <= 32'd1; step_q <= 6'd0; st_q <= S_FETCH0;
 					acc_q <= 64'd0; nb_q <= 7'd0; ow_q <= 9'd0;
 				end
 			end
@@ -657,6 +683,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; err_o <= ERR_WDOG;
 				cycles_o <= cyc_q;
 			end else case (st_q)
+			S_FETCH0: st_q <= S_FETCH;     // p_* follow step_q
 			S_FETCH: begin
 				w_q <= 9'd0; lay_q <= 3'd0; sw_q <= 9'd0; si_q <= 6'd0; sub_q <= 2'd0;
 				bad_q <= 1'b0; tc_q <= 2'd0; j_q <= 9'd0; nph_q <= 1'b0;
@@ -681,7 +708,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 						busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; err_o <= ERR_EK;
 						cycles_o <= cyc_q;
 					end else begin
-						step_q <= step_q + 6'd1; st_q <= S_FETCH;
+						step_q <= step_q + 6'd1; st_q <= S_FETCH0;
 					end
 				end
 			end
@@ -719,7 +746,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 				default: ;
 				endcase
 				if (sq_finish) begin
-					step_q <= step_q + 6'd1; st_q <= S_FETCH;
+					step_q <= step_q + 6'd1; st_q <= S_FETCH0;
 				end else if (sq_word_done) begin
 					if (si_q == sp_rate - 6'd1) begin
 						si_q <= 6'd0; st_q <= S_SPW;
@@ -752,7 +779,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 					end else if (dnt_q && inv)
 						st_q <= S_SCALE;
 					else begin
-						step_q <= step_q + 6'd1; st_q <= S_FETCH;
+						step_q <= step_q + 6'd1; st_q <= S_FETCH0;
 					end
 				end
 			end
