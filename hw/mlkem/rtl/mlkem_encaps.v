@@ -6,7 +6,7 @@
 // Architecture: a fixed program of 43 steps (step_q, decoded by
 // `program` below), each a small sub-machine (st_q):
 //   DEC    ByteDecode12 of ek's t_hat into polynomials 0..2 with the
-//          modulus check (every coefficient < q; else ERR_EK, 384 cycles)
+//          modulus check (every coefficient < q; else ERR_EK, 385 cycles)
 //   HASH_H h = SHA3-256(ek)                (9 Keccak blocks)
 //   HASH_G (K, r) = SHA3-512(m || h)       (1 block)
 //   PRF    CBD_2(SHAKE256(r || N, 128 bytes)) written into (y) or added
@@ -303,9 +303,17 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 
 	// DEC: 12 bytes = 3 ek words = 8 coefficients = 4 pair words
 	wire [8:0]  dg3 = {w_q[8:2], 1'b0} + {2'd0, w_q[8:2]};     // 3 g, g = w / 4
+	// read in cycle w (w = 0..383), split, checked and written in cycle w + 1
 	wire [95:0] d96 = {ekw[dg3 + 9'd2], ekw[dg3 + 9'd1], ekw[dg3]};
-	wire [23:0] dpair = d96[24 * w_q[1:0] +: 24];
-	wire        dbad = (dpair[11:0] >= Q[11:0]) || (dpair[23:12] >= Q[11:0]);
+	reg  [95:0] d96_q;
+	reg  [8:0]  dw_q;
+	reg         dv_q;
+	always @(posedge clk_i) begin
+		dv_q <= (st_q == S_DEC) && (w_q != 9'd384);
+		d96_q <= d96; dw_q <= w_q;
+	end
+	wire [23:0] dpair = d96_q[24 * dw_q[1:0] +: 24];
+	wire        dbad = dv_q && ((dpair[11:0] >= Q[11:0]) || (dpair[23:12] >= Q[11:0]));
 
 	// PRF consumer: byte sub_q of the squeezed word -> one pair word
 	wire [7:0]  sqb = k_rdata[8 * sub_q +: 8];
@@ -617,7 +625,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			else if (bkv_q) begin
 				pm_we = 1'b1; pm_wa = bka_q; pm_wd = bk_q;
 			end else case (st_q)
-			S_DEC: begin pm_we = 1'b1; pm_wa = {2'd0, w_q}; pm_wd = dpair; end
+			S_DEC: if (dv_q) begin pm_we = 1'b1; pm_wa = {2'd0, dw_q}; pm_wd = dpair; end
 			S_SQW:
 				if (p_op == OP_PRF) begin
 					pm_we = 1'b1; pm_wa = {p_c, cw}; pm_wd = cout;
@@ -703,7 +711,7 @@ module mlkem_encaps #(parameter integer WDOG = 200000) (
 			S_DEC: begin
 				bad_q <= bad_q | dbad;
 				w_q <= w_q + 9'd1;
-				if (w_q == 9'd383) begin
+				if (w_q == 9'd384) begin      // item 383 checked in this cycle
 					if (bad_q | dbad) begin
 						busy_q <= 1'b0; st_q <= S_IDLE; done_o <= 1'b1; err_o <= ERR_EK;
 						cycles_o <= cyc_q;
