@@ -12,7 +12,8 @@
 # clock skew or setup time, so real paths on an Artix-7 (-1) are longer.
 # 1e6 / estimate (MHz) is therefore an upper bound on Fmax before routing.
 #
-#   usage: hw/syn/abc9_delay.sh [NAME ...]     (default: all names below)
+#   usage: hw/syn/abc9_delay.sh [NAME ...]     (default: all names below but
+#          samplerz and sampler_prng, which the sampler_unit run includes)
 #   NAME: fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf
 #         tf_core_fft tf_core_ntt (tf_core at P = 4 with the parameters
 #         that fft_engine / ntt_engine give it) top (falcon_accel_top's own
@@ -41,7 +42,7 @@ mkdir -p "$OUT"
 . "$HW/syn/sources.sh"
 NAMES="$*"
 if [ -z "$NAMES" ]; then
-	NAMES="fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf tf_core_fft tf_core_ntt top"
+	NAMES="fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf tf_core_fft tf_core_ntt top sampler_unit mlkem_encaps"
 fi
 for name in $NAMES; do
 	params=""; libs=""; top=$name

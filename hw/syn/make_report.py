@@ -297,7 +297,9 @@ DELAY_NAMES = [("fp64_add", "fp64_add"), ("fp64_mul", "fp64_mul"),
                ("ntt_modmul", "ntt_modmul"), ("ntt_bf", "ntt_bf"),
                ("tf_core_fft", "tf_core (FFT, P = 4)"),
                ("tf_core_ntt", "tf_core (NTT, P = 4)"),
-               ("top", "falcon_accel_top (own logic, P = 4)")]
+               ("top", "falcon_accel_top (own logic, P = 4)"),
+               ("sampler_unit", "sampler_unit (SamplerZ with its FP units and PRNG)"),
+               ("mlkem_encaps", "mlkem_encaps (ML-KEM-768 encaps sequencer with its Keccak unit)")]
 DELAY_TARGET_PS = 6500
 
 
