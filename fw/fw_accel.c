@@ -113,7 +113,7 @@ static int dma_xfer(uint32_t ctrl, unsigned target, const uint32_t *w,
 	size_t off, m;
 
 	if (n > DMA_MAX_WORDS && win != FA_RTL_TARGET_FS_TREE
-		&& win != FA_RTL_TARGET_FS_WORK)
+		&& win != FA_RTL_TARGET_FS_WORK && win != FA_RTL_TARGET_EKSUM)
 	{
 		return -1;
 	}
@@ -311,6 +311,32 @@ static K_RET acc_keccak(uint64_t *st)
 		}
 	}
 	K_END(r, fa_keccak_f1600_portable(st));
+}
+
+/* The version-2 expanded-key checksum (the check before every signature)
+   on the checksum unit (hw/eksum): the body goes through the lanes by DMA
+   (dma mode only: without a burst path the words would cost one bus write
+   each, more than the loop on the core) and the library folds them. */
+static int have_eksum;    /* CONFIG.EKSUM of the accelerator */
+
+static K_RET acc_ek_checksum32(uint32_t *c, const uint32_t *w, size_t nw,
+	unsigned logn)
+{
+	uint32_t h[8];
+	int r = -1;
+
+	if (have_eksum && cur_tr->burst_wr != NULL && nw != 0
+		&& (nw & 7) == 0)
+	{
+		r = fa_rtl_drv_eksum_lanes(cur_tr, w, nw, logn, h,
+			&kstats[FA_RTL_K_EKSUM]);
+		if (r != 0) {
+			cur.error = 1;
+		} else {
+			*c = fa_ek_checksum32_fold(h, nw);
+		}
+	}
+	K_END(r, fa_ek_checksum32_portable(c, w, nw, logn));
 }
 
 /* SamplerZ and ffSampling (rtl_sampling.c). prng: which fa_prng state
@@ -513,6 +539,9 @@ static int accel_init(void)
 			have_keccak = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
 				& FA_RTL_CONFIG_KECCAK_MASK) != 0;
 			tab_accel.keccak_f1600 = acc_keccak;
+			have_eksum = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
+				& FA_RTL_CONFIG_EKSUM_MASK) != 0;
+			tab_accel.ek_checksum32 = acc_ek_checksum32;
 			have_mlkem = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
 				& FA_RTL_CONFIG_MLKEM_MASK) != 0;
 			tab_accel.mlkem_ntt = acc_kem_ntt;

@@ -29,7 +29,7 @@
 #define FA_SOC_MBOX_RSP_SEND 0x010u  /* wo: Write 1: the reply buffer holds RSP_LEN bytes for the host. */
 #define FA_SOC_MBOX_RSP_STATUS 0x014u  /* ro: Bit 0: the host has not taken the last reply yet. */
 #define FA_SOC_DMA_RAM_ADDR 0x000u  /* rw: RAM byte address of the transfer (word aligned). */
-#define FA_SOC_DMA_TARGET 0x004u  /* rw: Bits [2:0]: accelerator memory window (regmap enum TARGET); bits [30:16]: the first 32-bit word of the transfer in the FS_TREE / FS_WORK memories (regmap STREAM.START; 0 for the other windows). The accelerator's LOGN must be set first. */
+#define FA_SOC_DMA_TARGET 0x004u  /* rw: Bits [3:0]: accelerator memory window (regmap enum TARGET); bits [30:16]: the first 32-bit word of the transfer in the FS_TREE / FS_WORK memories (regmap STREAM.START; 0 for the other windows). The accelerator's LOGN must be set first. */
 #define FA_SOC_DMA_LEN 0x008u  /* rw: Words to move (1..2048). */
 #define FA_SOC_DMA_CTRL 0x00Cu  /* wo: Bit 0: start RAM -> accelerator; bit 1: start accelerator -> RAM. */
 #define FA_SOC_DMA_STATUS 0x010u  /* ro: Bit 0: busy; bit 1: done (sticky until the next start); bit 2: error (bad length, address or an accelerator stall). */

@@ -156,13 +156,16 @@ int fa_make_public(void *pk, size_t pk_len, const void *sk, size_t sk_len,
 #define EK_BYTES(logn) (FA_EXPANDED_KEY_SIZE(logn) - 8u)
 
 static uint32_t ek_checksum(const uint8_t *ek, unsigned logn,
-	unsigned version)
+	unsigned version, const struct fa_kernels *k)
 {
 	const void *body = ek + 8;
 
 	if (version == 2) {
-		return fa_expanded_key_checksum32((const uint32_t *)body,
+		uint32_t c;
+
+		fa_k_ek_checksum32(k, &c, (const uint32_t *)body,
 			EK_BYTES(logn) >> 2, logn);
+		return c;
 	}
 	return fa_expanded_key_checksum((const uint64_t *)body,
 		EK_BYTES(logn) >> 3, logn);
@@ -170,7 +173,7 @@ static uint32_t ek_checksum(const uint8_t *ek, unsigned logn,
 
 void fa_expanded_key_seal(uint8_t *ek, unsigned logn, unsigned version)
 {
-	uint32_t c = ek_checksum(ek, logn, version);
+	uint32_t c = ek_checksum(ek, logn, version, &fa_backend_portable);
 
 	ek[0] = (uint8_t)(0x60 + logn);
 	ek[1] = 'F';
@@ -184,6 +187,11 @@ void fa_expanded_key_seal(uint8_t *ek, unsigned logn, unsigned version)
 
 int fa_expanded_key_check(const uint8_t *ek)
 {
+	return fa_expanded_key_check_k(ek, &fa_backend_portable);
+}
+
+int fa_expanded_key_check_k(const uint8_t *ek, const struct fa_kernels *k)
+{
 	unsigned logn = ek[0] & 0x0F;
 	uint32_t c;
 
@@ -192,7 +200,7 @@ int fa_expanded_key_check(const uint8_t *ek)
 	{
 		return FA_ERR_KEY;
 	}
-	c = ek_checksum(ek, logn, ek[3]);
+	c = ek_checksum(ek, logn, ek[3], k);
 	c ^= (uint32_t)ek[4] | ((uint32_t)ek[5] << 8)
 		| ((uint32_t)ek[6] << 16) | ((uint32_t)ek[7] << 24);
 	/* declassified: the verdict only rejects a corrupted key */
@@ -452,7 +460,9 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 	if (((uintptr_t)ek & 7) != 0) {
 		return FA_ERR_BADARG;
 	}
-	r = fa_expanded_key_check(ek);
+	memset(&sg, 0, sizeof sg);
+	sg.k = fa_kernels_resolve(be);
+	r = fa_expanded_key_check_k(ek, sg.k);
 	if (r < 0) {
 		return r;
 	}
@@ -464,8 +474,6 @@ int fa_sign_tree_ex(const fa_backend *be, const uint8_t nonce[40],
 	if (tmp_len < FA_TMPSIZE_SIGN_TREE(logn)) {
 		return FA_ERR_SIZE;
 	}
-	memset(&sg, 0, sizeof sg);
-	sg.k = fa_kernels_resolve(be);
 	sg.tree = 1;
 	sg.ek = (const fpr *)(const void *)(ek + 8);
 	return sign_core(&sg, nonce, sampler_rng, sig, sig_len, sig_format,

@@ -230,6 +230,11 @@ uint32_t fa_expanded_key_checksum(const uint64_t *w, size_t nw,
 	unsigned logn);
 uint32_t fa_expanded_key_checksum32(const uint32_t *w, size_t nw,
 	unsigned logn);
+/* Version 2's last step: the word count nw, then the eight lane states
+   h[0..7] (lane j: words 8i + j, the tail words in lane 0), folded into
+   the checksum. A backend that runs the lanes (the rtl backend's checksum
+   unit, hw/eksum) ends with it. */
+uint32_t fa_ek_checksum32_fold(const uint32_t h[8], size_t nw);
 /* The version fa_expand_privkey writes: the checksum that is cheap on
    this core (2 where pointers are 32 bits wide, else 1). */
 #if UINTPTR_MAX <= 0xFFFFFFFFu
@@ -244,5 +249,7 @@ void fa_expanded_key_seal(uint8_t *ek, unsigned logn, unsigned version);
    match its body, else FA_ERR_KEY. Reads FA_EXPANDED_KEY_SIZE(logn)
    bytes, ek 8-byte aligned. */
 int fa_expanded_key_check(const uint8_t *ek);
+/* The same with the version-2 checksum on k's ek_checksum32 slot. */
+int fa_expanded_key_check_k(const uint8_t *ek, const struct fa_kernels *k);
 
 #endif

@@ -214,6 +214,11 @@ typedef struct fa_sampler_ctx {
 	   SHAKE256 of hash-to-point and of the signing PRNG seed \
 	   (shake256.c's *_k functions); any sponge (rate, padding) can use it. */ \
 	X(keccak_f1600, (uint64_t *st), (st)) \
+	/* *c = the version-2 expanded-key checksum of nw 32-bit words w \
+	   with logn (privkey_check.c, fa_expanded_key_checksum32): the \
+	   integrity check of an expanded key before every signature. */ \
+	X(ek_checksum32, (uint32_t *c, const uint32_t *w, size_t nw, \
+		unsigned logn), (c, w, nw, logn)) \
 	/* a = a * b mod (x^n + 1, q), a in coefficient form (in and out), \
 	   b in NTT form: the steps mq_ntt(a), mq_poly_mul_ntt(a, b), \
 	   mq_intt(a) as one call, so that a device keeps a resident between \

@@ -232,7 +232,6 @@ uint32_t fa_expanded_key_checksum32(const uint32_t *w, size_t nw,
 	uint32_t h2 = 0x13198A2Eu, h3 = 0x03707344u;
 	uint32_t h4 = 0xA4093822u, h5 = 0x299F31D0u;
 	uint32_t h6 = 0x082EFA98u, h7 = 0xEC4E6C89u;
-	uint32_t r;
 	size_t u;
 
 	for (u = 0; u + 8 <= nw; u += 8) {
@@ -248,15 +247,30 @@ uint32_t fa_expanded_key_checksum32(const uint32_t *w, size_t nw,
 	for (; u < nw; u ++) {
 		h0 = ek_mix32(h0, w[u]);
 	}
-	r = ek_mix32(0x452821E6u, (uint32_t)nw);
-	r = ek_mix32(r, h0);
-	r = ek_mix32(r, h1);
-	r = ek_mix32(r, h2);
-	r = ek_mix32(r, h3);
-	r = ek_mix32(r, h4);
-	r = ek_mix32(r, h5);
-	r = ek_mix32(r, h6);
-	return ek_mix32(r, h7);
+	{
+		uint32_t h[8];
+
+		h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3;
+		h[4] = h4; h[5] = h5; h[6] = h6; h[7] = h7;
+		return fa_ek_checksum32_fold(h, nw);
+	}
+}
+
+uint32_t fa_ek_checksum32_fold(const uint32_t h[8], size_t nw)
+{
+	uint32_t r = ek_mix32(0x452821E6u, (uint32_t)nw);
+	unsigned u;
+
+	for (u = 0; u < 8; u ++) {
+		r = ek_mix32(r, h[u]);
+	}
+	return r;
+}
+
+void fa_ek_checksum32_portable(uint32_t *c, const uint32_t *w, size_t nw,
+	unsigned logn)
+{
+	*c = fa_expanded_key_checksum32(w, nw, logn);
 }
 
 int fa_fg_norm_ok(const int8_t *f, const int8_t *g, unsigned logn)

@@ -593,6 +593,68 @@ static void test_keccak_slot(const struct fa_kernels *be)
 }
 
 /* ------------------------------------------------------------------ */
+/* ek_checksum32: expanded-key body sizes of logn 0..10 (2 (logn + 5)
+   2^logn words) and word counts that are not multiples of 8 (7, 13, 1);
+   zero, single-bit and random words. */
+
+#define EK_MAXW (2 * 15 * 1024)
+
+typedef struct {
+	uint32_t c;
+	uint32_t w[EK_MAXW];
+} ek_state;
+
+static const char *const ek_names[1] = { "ek_checksum32" };
+static size_t ek_nw;
+
+static int ek_call(int id, int mode, const struct fa_kernels *be,
+	ek_state *s, unsigned logn)
+{
+	(void)id;
+	return CALL(ek_checksum32, &s->c, s->w, ek_nw, logn);
+}
+
+static void check_ek(const struct fa_kernels *be, int kind, unsigned logn,
+	const ek_state *s0, unsigned long *declines)
+{
+	int id = 0;
+
+	CHECK_SLOT(ek_state, ek_call, ek_names);
+}
+
+static void test_ek_checksum_slot(const struct fa_kernels *be)
+{
+	static ek_state s0;
+	static const size_t odd[3] = { 7, 13, 1 };
+	unsigned long declines = 0;
+	unsigned logn, u, calls = 0;
+	int kind;
+
+	for (logn = 0; logn <= 13; logn ++) {
+		size_t nw = logn <= 10
+			? ((size_t)2 * (logn + 5)) << logn : odd[logn - 11];
+
+		ek_nw = nw;
+		for (kind = 0; kind < IN_KINDS; kind ++) {
+			memset(&s0, 0, sizeof s0);
+			s0.c = 0xA5A5A5A5u;
+			if (kind == IN_ONE) {
+				u = (unsigned)(tu_rand64(&seed) % (nw * 32));
+				s0.w[u / 32] = (uint32_t)1 << (u % 32);
+			} else if (kind == IN_RANDOM) {
+				for (u = 0; u < nw; u ++) {
+					s0.w[u] = (uint32_t)tu_rand64(&seed);
+				}
+			}
+			check_ek(be, kind, logn <= 10 ? logn : 1, &s0, &declines);
+			calls ++;
+		}
+	}
+	printf("backend %s: ek_checksum32, %lu of %u calls declined\n",
+		be->name, declines, calls);
+}
+
+/* ------------------------------------------------------------------ */
 /* ffsampling: the LDL trees of real keys (fixed seeds, keygen and
    expansion on the portable kernels, once per logn), random targets of a
    signature's size (integers, half-integers, tiny and uniform values),
@@ -726,6 +788,7 @@ static void test_backend(const struct fa_kernels *be)
 	test_ffsampling(be);
 	test_mlkem_slots(be);
 	test_keccak_slot(be);
+	test_ek_checksum_slot(be);
 }
 
 int main(void)

@@ -44,7 +44,7 @@ const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
 	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
 	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
 	"sz_load", "keccak_f1600", "mq_poly_mul_by_ntt", "ffsampling", "fs_tree",
-	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc"
+	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc", "ek_checksum32"
 };
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
@@ -283,6 +283,44 @@ static int rtl_keccak_f1600(uint64_t *st)
 		memcpy(a, st, sizeof a);
 		if (fa_rtl_drv_keccak_f1600(t, a, &g_stats[FA_RTL_K_KECCAK]) == 0) {
 			memcpy(st, a, sizeof a);
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+/*
+ * The version-2 expanded-key checksum on the device's checksum unit
+ * (hw/eksum, CONFIG.EKSUM): the words are streamed through the lanes, the
+ * library folds them (fa_ek_checksum32_fold). Word counts that are not a
+ * multiple of 8 (never an expanded key's), no device, no unit or a device
+ * error: FA_KERNEL_FALLBACK, *c untouched.
+ */
+static int g_eksum = -1;           /* CONFIG.EKSUM, read once; g_lock */
+
+static int rtl_ek_checksum32(uint32_t *c, const uint32_t *w, size_t nw,
+	unsigned logn)
+{
+	fa_rtl_transport *t;
+	uint32_t h[8];
+	int r = FA_KERNEL_FALLBACK;
+
+	if (nw == 0 || (nw & 7) != 0) {
+		return r;
+	}
+	pthread_mutex_lock(&g_lock);
+	t = transport();
+	if (t != NULL && g_eksum < 0) {
+		g_eksum = fa_rtl_drv_eksum_present(t);
+	}
+	if (t != NULL && g_eksum == 1) {
+		if (fa_rtl_drv_eksum_lanes(t, w, nw, logn, h,
+			&g_stats[FA_RTL_K_EKSUM]) == 0)
+		{
+			*c = fa_ek_checksum32_fold(h, nw);
 			r = FA_KERNEL_DONE;
 		} else {
 			fa_rtl_errors ++;
@@ -595,4 +633,5 @@ const struct fa_kernels fa_backend_rtl = {
 	.mlkem_ntt = rtl_mlkem_ntt,
 	.mlkem_invntt = rtl_mlkem_invntt,
 	.mlkem_basemul_acc = rtl_mlkem_basemul_acc,
+	.ek_checksum32 = rtl_ek_checksum32,
 };

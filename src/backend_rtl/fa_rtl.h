@@ -43,7 +43,8 @@ enum {
 	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
 	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
 	FA_RTL_K_KECCAK, FA_RTL_K_MQ_MUL_BY_NTT, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE,
-	FA_RTL_K_MLKEM_NTT, FA_RTL_K_MLKEM_INVNTT, FA_RTL_K_MLKEM_BASEMUL, FA_RTL_K_COUNT
+	FA_RTL_K_MLKEM_NTT, FA_RTL_K_MLKEM_INVNTT, FA_RTL_K_MLKEM_BASEMUL, FA_RTL_K_EKSUM,
+	FA_RTL_K_COUNT
 };
 typedef struct {
 	uint64_t calls;
@@ -122,6 +123,17 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	const uint64_t *t1, uint64_t *z0, uint64_t *z1, unsigned logn,
 	uint64_t sigma_min, unsigned max_trials, uint32_t wdog, uint64_t *ctr,
 	unsigned *ptr, fa_rtl_kstat *st);
+/* Expanded-key checksum unit (CONFIG.EKSUM; hw/eksum). eksum_present: 1
+   when the device has it. eksum_lanes: EKSUM <- logn (seeds), the nw
+   words w streamed to target EKSUM (burst path only: -1 without one; nw
+   a positive multiple of 8 below 2^24, else -1), EKSUM.COUNT read until
+   it is nw (bounded), then the eight lanes into h[0..7]; the library's
+   fa_ek_checksum32_fold(h, nw) turns them into the version-2 checksum.
+   The stream's cycles are accounted as cycles_with_transfer (the unit
+   has no compute cycles of its own). */
+int fa_rtl_drv_eksum_present(fa_rtl_transport *t);
+int fa_rtl_drv_eksum_lanes(fa_rtl_transport *t, const uint32_t *w, size_t nw,
+	unsigned logn, uint32_t h[8], fa_rtl_kstat *st);
 /* FS_SZ_CYCLES: cycles of the last FFSAMPLING spent waiting for SamplerZ. */
 int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles);
 /* ML-KEM mode of the NTT unit (CONFIG.MLKEM = 1; hw/ntt kem_engine), the

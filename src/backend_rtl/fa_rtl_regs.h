@@ -19,6 +19,8 @@
 #define FA_RTL_CONFIG_MLKEM_MASK 0x80000u  /* 1 when the ML-KEM (q = 3329) mode of the NTT unit (ops KEM_*, window and target KEM) is built in */
 #define FA_RTL_CONFIG_KEMENC_LSB 20u
 #define FA_RTL_CONFIG_KEMENC_MASK 0x100000u  /* 1 when the ML-KEM-768 encapsulation sequencer (op KEM_ENCAPS, window KEMENC, KEMENC_RESULT; hw/mlkem) is built in */
+#define FA_RTL_CONFIG_EKSUM_LSB 21u
+#define FA_RTL_CONFIG_EKSUM_MASK 0x200000u  /* 1 when the expanded-key checksum unit (target EKSUM, registers EKSUM and EKSUM_H0..7; hw/eksum) is present: always in builds with this field */
 #define FA_RTL_REG_CTRL 0x0008u  /* wo: Control (write 1 to act). */
 #define FA_RTL_CTRL_START_LSB 0u
 #define FA_RTL_CTRL_START_MASK 0x1u  /* start OP on LOGN; refused with ERR = BUSY while busy */
@@ -40,7 +42,7 @@
 #define FA_RTL_REG_CLOCK_HI 0x0028u  /* ro: Free-running clock counter, high 32 bits latched by the last CLOCK_LO read. */
 #define FA_RTL_REG_STREAM 0x002Cu  /* rw: Burst path target; writing it also rewinds both stream pointers to word 0. */
 #define FA_RTL_STREAM_TARGET_LSB 0u
-#define FA_RTL_STREAM_TARGET_MASK 0x7u  /* enum TARGET: memory window that s_axis writes and m_axis reads */
+#define FA_RTL_STREAM_TARGET_MASK 0xFu  /* enum TARGET: memory window that s_axis writes and m_axis reads */
 #define FA_RTL_STREAM_START_LSB 16u
 #define FA_RTL_STREAM_START_MASK 0x7FFF0000u  /* FS_TREE / FS_WORK only: 32-bit word at which both pointers start (and where TLAST brings the input pointer back); even when writing. Ignored (0) for the other targets */
 #define FA_RTL_REG_STREAM_OUT 0x0030u  /* wo: Write k: send k 32-bit words of the target window on m_axis (TLAST on the last one), from the output pointer. */
@@ -77,6 +79,17 @@
 #define FA_RTL_REG_SZ_STATE_CTR_LO 0x00A4u  /* ro: PRNG block counter after the last command (fa_prng state bytes 48..51), low 32 bits. */
 #define FA_RTL_REG_SZ_STATE_CTR_HI 0x00A8u  /* ro: PRNG block counter, high 32 bits. */
 #define FA_RTL_REG_SZ_STATE_PTR 0x00ACu  /* ro: PRNG byte pointer after the last command (fa_prng ptr). */
+#define FA_RTL_REG_EKSUM 0x00B0u  /* rw: Expanded-key checksum unit (hw/eksum/doc/eksum.md). Write logn (bits [3:0]): the eight lanes take their seeds (lane 0 xored with logn: version 2 of src/privkey_check.c) and COUNT becomes 0. Each word then streamed to target EKSUM updates lane COUNT mod 8, h = (h ^ w) * 0x9E3779B1 mod 2^32, h ^= h >> 16, and COUNT counts it once the lane holds the result (a few cycles after the word: read COUNT until it equals the words sent, then the lanes). Folding the lanes into the checksum is left to software. */
+#define FA_RTL_EKSUM_COUNT_LSB 0u
+#define FA_RTL_EKSUM_COUNT_MASK 0xFFFFFFu  /* words absorbed since the last write (read only) */
+#define FA_RTL_REG_EKSUM_H0 0x00B4u  /* ro: Checksum lane 0: the state after words 8k + 0 of the stream. */
+#define FA_RTL_REG_EKSUM_H1 0x00B8u  /* ro: Checksum lane 1: the state after words 8k + 1 of the stream. */
+#define FA_RTL_REG_EKSUM_H2 0x00BCu  /* ro: Checksum lane 2: the state after words 8k + 2 of the stream. */
+#define FA_RTL_REG_EKSUM_H3 0x00C0u  /* ro: Checksum lane 3: the state after words 8k + 3 of the stream. */
+#define FA_RTL_REG_EKSUM_H4 0x00C4u  /* ro: Checksum lane 4: the state after words 8k + 4 of the stream. */
+#define FA_RTL_REG_EKSUM_H5 0x00C8u  /* ro: Checksum lane 5: the state after words 8k + 5 of the stream. */
+#define FA_RTL_REG_EKSUM_H6 0x00CCu  /* ro: Checksum lane 6: the state after words 8k + 6 of the stream. */
+#define FA_RTL_REG_EKSUM_H7 0x00D0u  /* ro: Checksum lane 7: the state after words 8k + 7 of the stream. */
 #define FA_RTL_REG_FS_TREE 0x00E0u  /* rw: ffSampling tree (CONFIG.FFSAMP = 1). Write logn (bits [3:0]): commit the FS_TREE memory, written before (TREESIZE(logn) fpr, the expanded key's LDL tree in the library's layout), as the tree of degree 2^logn. Any later FS_TREE stream write uncommits it. */
 #define FA_RTL_FS_TREE_LOGN_LSB 0u
 #define FA_RTL_FS_TREE_LOGN_MASK 0xFu  /* logn of the last commit */
@@ -159,5 +172,6 @@
 #define FA_RTL_TARGET_FS_TREE 5u  /* ffSampling tree memory (CONFIG.FFSAMP): two words per fpr (low, high), (MAXLOGN + 1) 2^MAXLOGN fpr; from STREAM.START */
 #define FA_RTL_TARGET_FS_WORK 6u  /* ffSampling work memory: two words per fpr, t0 at fpr 0, t1 at n, z0 at 2n, z1 at 3n, scratch to 6n; from STREAM.START */
 #define FA_RTL_TARGET_KEM 7u  /* ML-KEM polynomials (CONFIG.MLKEM): 256 words, A (pair words 0..127) then B; pointers wrap at word 256 */
+#define FA_RTL_TARGET_EKSUM 8u  /* the expanded-key checksum unit (CONFIG.EKSUM): each word updates a checksum lane (register EKSUM), nothing is stored; STREAM_OUT is refused (ERR ACCESS); STREAM.START ignored */
 
 #endif

@@ -617,6 +617,59 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Expanded-key checksum unit (hw/eksum): the words go through the burst
+   path into the lanes; nothing is stored on the device. */
+
+int fa_rtl_drv_eksum_present(fa_rtl_transport *t)
+{
+	uint32_t cfg = 0;
+
+	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
+		return 0;
+	}
+	return (cfg & FA_RTL_CONFIG_EKSUM_MASK) != 0;
+}
+
+int fa_rtl_drv_eksum_lanes(fa_rtl_transport *t, const uint32_t *w, size_t nw,
+	unsigned logn, uint32_t h[8], fa_rtl_kstat *st)
+{
+	uint32_t v = 0;
+	uint64_t t0 = now(t);
+	unsigned i, k;
+
+	if (t->burst_wr == NULL || nw == 0 || (nw & 7) != 0
+		|| nw > FA_RTL_EKSUM_COUNT_MASK || logn > 15)
+	{
+		return -1;
+	}
+	if (wr(t, FA_RTL_REG_EKSUM, logn) != 0
+		|| t->burst_wr(t->ctx, FA_RTL_TARGET_EKSUM, w, nw) != 0)
+	{
+		return -1;
+	}
+	/* the last words leave the unit's pipeline a few cycles after the
+	   stream; COUNT = nw also says that no word was lost */
+	for (k = 0; k < 64; k ++) {
+		if (rd(t, FA_RTL_REG_EKSUM, &v) != 0) {
+			return -1;
+		}
+		if ((v & FA_RTL_EKSUM_COUNT_MASK) == nw) {
+			break;
+		}
+	}
+	if ((v & FA_RTL_EKSUM_COUNT_MASK) != nw) {
+		return -1;
+	}
+	for (i = 0; i < 8; i ++) {
+		if (rd(t, FA_RTL_REG_EKSUM_H0 + 4u * i, &h[i]) != 0) {
+			return -1;
+		}
+	}
+	account(st, logn, 0, t0, now(t));
+	return 0;
+}
+
 int fa_rtl_drv_fs_sz_cycles(fa_rtl_transport *t, uint32_t *cycles)
 {
 	return rd(t, FA_RTL_REG_FS_SZ_CYCLES, cycles) != 0 ? -1 : 0;

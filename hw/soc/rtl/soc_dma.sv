@@ -1,7 +1,7 @@
 // soc_dma -- moves words between the SoC RAM and an accelerator memory
 // window over the accelerator's AXI-Stream burst path, one word per cycle.
 // Descriptor (registers, hw/soc/data/socmap.json): RAM_ADDR, TARGET (the
-// window, regmap enum TARGET, in bits [2:0]; bits [30:16] the first word
+// window, regmap enum TARGET, in bits [3:0]; bits [30:16] the first word
 // of the FS_TREE / FS_WORK memories, regmap STREAM.START), LEN (words);
 // CTRL starts it:
 //   to the accelerator:   AXI4-Lite STREAM <- TARGET (window and START), then LEN RAM reads
@@ -53,7 +53,7 @@ module soc_dma import soc_map_pkg::*; (
   typedef enum logic [2:0] {Idle, SetStream, SetOut, ToAcc, FromAcc} state_e;
   state_e st_q;
   logic [31:0] addr_q, cyc_q;
-  logic [2:0]  target_q;
+  logic [3:0]  target_q;
   logic [14:0] start_q;               // STREAM.START (first word)
   logic [11:0] len_q;
   logic        dir_q;                 // 1: from the accelerator
@@ -83,7 +83,7 @@ module soc_dma import soc_map_pkg::*; (
       if (reg_req_i) begin
         unique case ({reg_we_i, reg_addr_i})
           {1'b0, DMA_RAM_ADDR}: reg_rdata_o <= addr_q;
-          {1'b0, DMA_TARGET}:   reg_rdata_o <= {1'b0, start_q, 13'd0, target_q};
+          {1'b0, DMA_TARGET}:   reg_rdata_o <= {1'b0, start_q, 12'd0, target_q};
           {1'b0, DMA_LEN}:      reg_rdata_o <= {20'd0, len_q};
           {1'b0, DMA_STATUS}:   reg_rdata_o <= {29'd0, err_q, done_q, busy_o};
           {1'b0, DMA_CYCLES}:   reg_rdata_o <= cyc_q;
@@ -110,7 +110,7 @@ module soc_dma import soc_map_pkg::*; (
   assign ram_wdata_o = m_axis_tdata_i;
   assign acc_req_o = (st_q == SetStream || st_q == SetOut) && !acc_wait_q;
   assign acc_addr_o = (st_q == SetOut) ? RegStreamOut : RegStream;
-  assign acc_wdata_o = (st_q == SetOut) ? {20'd0, len_q} : {1'b0, start_q, 13'd0, target_q};
+  assign acc_wdata_o = (st_q == SetOut) ? {20'd0, len_q} : {1'b0, start_q, 12'd0, target_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -124,7 +124,7 @@ module soc_dma import soc_map_pkg::*; (
         Idle: if (reg_req_i && reg_we_i) begin
           unique case (reg_addr_i)
             DMA_RAM_ADDR: addr_q <= reg_wdata_i;
-            DMA_TARGET:   begin target_q <= reg_wdata_i[2:0]; start_q <= reg_wdata_i[30:16]; end
+            DMA_TARGET:   begin target_q <= reg_wdata_i[3:0]; start_q <= reg_wdata_i[30:16]; end
             DMA_LEN:      len_q <= (reg_wdata_i > 32'd2048) ? 12'd0 : reg_wdata_i[11:0];
             DMA_CTRL: if (reg_wdata_i[1:0] != 2'b00) begin
               done_q <= 1'b0; cyc_q <= '0; issued_q <= '0; sent_q <= '0;

@@ -44,7 +44,8 @@ MODES = {"fw": 0, "accel": 1, "dma": 2}
 KERNELS = ["fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add", "poly_sub",
            "poly_neg", "poly_adj_fft", "poly_mul_fft", "poly_muladj_fft",
            "poly_mulselfadj_fft", "poly_mulconst", "samplerz", "sz_load", "keccak_f1600",
-           "mq_poly_mul_by_ntt", "ffsampling", "fs_tree"]
+           "mq_poly_mul_by_ntt", "ffsampling", "fs_tree", "mlkem_ntt", "mlkem_invntt",
+           "mlkem_basemul_acc", "ek_checksum32"]
 
 
 class Soc:

@@ -10,4 +10,5 @@
 -f keccak/data/keccak.f
 -f ffsamp/data/ffsamp.f
 -f mlkem/data/mlkem.f
+-f eksum/data/eksum.f
 top/rtl/falcon_accel_top.v

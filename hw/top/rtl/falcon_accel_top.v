@@ -19,6 +19,13 @@
 // STATUS.ERR = SAMPLER and the code in SZ_RESULT.ERR. CONFIG.SAMPLER says
 // whether the unit is built in.
 //
+// Always built in: the expanded-key checksum unit (hw/eksum, eksum_unit):
+// register EKSUM seeds its eight lanes, every word streamed to target EKSUM
+// updates one (the library's version-2 checksum, src/privkey_check.c),
+// EKSUM.COUNT and EKSUM_H0..7 read them back; nothing is stored, and
+// STREAM_OUT on that target is refused (SLVERR, ERR = ACCESS).
+// CONFIG.EKSUM = 1 says it is there.
+//
 // KECCAK = 1 (default 0: at P = 4 the top alone is at 96 % of the
 // XC7A100T's LUTs, hw/keccak/doc/keccak.md) adds the Keccak-f[1600] unit
 // (hw/keccak, keccak_unit): its state is the KECCAK window (writes XOR
@@ -101,7 +108,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg  [63:0] clock;
 	reg         r_done;
 	reg  [3:0]  r_err;
-	reg  [2:0]  r_target;
+	reg  [3:0]  r_target;
 	reg  [10:0] in_ptr, out_ptr;       // stream word pointers
 	reg  [14:0] out_left;               // words still to send
 	wire        f_busy, n_busy, f_done, n_done, f_sel, n_sel;
@@ -114,6 +121,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        sz_done, sz_loaded;
 	wire [2:0]  sz_err;
 	wire [31:0] sz_z;
+	wire [31:0] eks_lane;
+	wire [23:0] eks_count;
 	wire [7:0]  sz_trials;
 	wire [63:0] sz_ctr;
 	wire [8:0]  sz_ptr;
@@ -257,6 +266,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        tgt_kec = (r_target == `FA_TARGET_KECCAK);
 	wire        tgt_fs = (r_target == `FA_TARGET_FS_TREE) || (r_target == `FA_TARGET_FS_WORK);
 	wire        tgt_kem = (r_target == `FA_TARGET_KEM);
+	wire        tgt_eks = (r_target == `FA_TARGET_EKSUM);
 	wire        tgt_ntt = r_target[1] && !tgt_kem;
 	wire        tgt_buf = r_target[0];
 	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_kem ? 12'd256 : tgt_ntt ? nwords_n : nwords_f;
@@ -281,11 +291,12 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg  [15:0] a_addr;
 	reg  [31:0] a_wdata;
 	// legal STREAM.TARGET values: FFT_A..NTT_B, and KECCAK when built in
-	wire        target_ok = (a_wdata[2:0] <= 3'd3)
-		|| ((KECCAK != 0) && (a_wdata[2:0] == `FA_TARGET_KECCAK))
-		|| ((MLKEM != 0) && (a_wdata[2:0] == `FA_TARGET_KEM))
-		|| ((FFSAMP != 0) && ((a_wdata[2:0] == `FA_TARGET_FS_TREE)
-		                      || (a_wdata[2:0] == `FA_TARGET_FS_WORK)));
+	wire        target_ok = (a_wdata[3:0] <= 4'd3)
+		|| (a_wdata[3:0] == `FA_TARGET_EKSUM)
+		|| ((KECCAK != 0) && (a_wdata[3:0] == `FA_TARGET_KECCAK))
+		|| ((MLKEM != 0) && (a_wdata[3:0] == `FA_TARGET_KEM))
+		|| ((FFSAMP != 0) && ((a_wdata[3:0] == `FA_TARGET_FS_TREE)
+		                      || (a_wdata[3:0] == `FA_TARGET_FS_WORK)));
 	wire        port_free = !s_fire && !can_fetch;
 	// decode of a_addr
 	wire        win_f = (a_addr[15:14] == 2'b01);                 // 0x4000-0x7FFF
@@ -309,7 +320,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		reg_rok = 1'b1;
 		case (a_addr)
 		`FA_REG_ID:        reg_rdata = `FA_ID_VALUE;
-		`FA_REG_CONFIG:    reg_rdata = {11'd0, (KEMENC != 0), (MLKEM != 0), (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
+		`FA_REG_CONFIG:    reg_rdata = {10'd0, 1'b1, (KEMENC != 0), (MLKEM != 0), (FFSAMP != 0), (KECCAK != 0), (SAMPLER != 0), `FA_REGMAP_VERSION, PW};
 		`FA_REG_STATUS:    reg_rdata = {24'd0, r_err, 2'b00, r_done, busy | counting};
 		`FA_REG_OP:        reg_rdata = {24'd0, r_op};
 		`FA_REG_LOGN:      reg_rdata = {28'd0, r_logn};
@@ -318,7 +329,11 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		`FA_REG_CYCLES:    reg_rdata = r_cycles;
 		`FA_REG_CLOCK_LO:  reg_rdata = clock[31:0];
 		`FA_REG_CLOCK_HI:  reg_rdata = clk_hi_latch;
-		`FA_REG_STREAM:    reg_rdata = {29'd0, r_target};
+		`FA_REG_STREAM:    reg_rdata = {28'd0, r_target};
+		`FA_REG_EKSUM:     reg_rdata = {8'd0, eks_count};
+		`FA_REG_EKSUM_H0, `FA_REG_EKSUM_H1, `FA_REG_EKSUM_H2, `FA_REG_EKSUM_H3,
+		`FA_REG_EKSUM_H4, `FA_REG_EKSUM_H5, `FA_REG_EKSUM_H6, `FA_REG_EKSUM_H7:
+		                   reg_rdata = eks_lane;
 		`FA_REG_SZ_KEY0:   reg_rdata = r_sz_key[32*0 +: 32];
 		`FA_REG_SZ_KEY1:   reg_rdata = r_sz_key[32*1 +: 32];
 		`FA_REG_SZ_KEY2:   reg_rdata = r_sz_key[32*2 +: 32];
@@ -354,7 +369,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		endcase
 		case (a_addr)
 		`FA_REG_CTRL, `FA_REG_OP, `FA_REG_LOGN, `FA_REG_CONST_LO, `FA_REG_CONST_HI,
-		`FA_REG_STREAM, `FA_REG_STREAM_OUT: reg_wok = 1'b1;
+		`FA_REG_STREAM, `FA_REG_STREAM_OUT, `FA_REG_EKSUM: reg_wok = 1'b1;
 		`FA_REG_SZ_KEY0, `FA_REG_SZ_KEY1, `FA_REG_SZ_KEY2, `FA_REG_SZ_KEY3,
 		`FA_REG_SZ_KEY4, `FA_REG_SZ_KEY5, `FA_REG_SZ_KEY6, `FA_REG_SZ_KEY7,
 		`FA_REG_SZ_KEY8, `FA_REG_SZ_KEY9, `FA_REG_SZ_KEY10, `FA_REG_SZ_KEY11,
@@ -371,7 +386,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	always @(*) begin
 		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_kem = 1'b0; m_kenc = 1'b0; m_idx = 10'd0;
 		m_half = 1'b0; m_wdata = 32'd0;
-		if (s_fire && !tgt_fs) begin
+		if (s_fire && !tgt_fs && !tgt_eks) begin
 			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
 			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? in_ptr[9:0] : in_ptr[10:1];
 			m_half = in_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
@@ -404,7 +419,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			s_axil_bvalid <= 1'b0; s_axil_rvalid <= 1'b0;
 			s_axil_bresp <= OKAY; s_axil_rresp <= OKAY; s_axil_rdata <= 32'd0;
 			r_op <= 8'd0; r_logn <= 4'd0; r_const <= 64'd0; r_cycles <= 32'd0;
-			r_done <= 1'b0; r_err <= 4'd0; r_target <= 3'd0;
+			r_done <= 1'b0; r_err <= 4'd0; r_target <= 4'd0;
 			in_ptr <= 11'd0; out_ptr <= 11'd0; out_left <= 15'd0;
 			fifo_n <= 2'd0; fifo_h <= 1'b0; fetch_q <= 1'b0; counting <= 1'b0;
 			clk_hi_latch <= 32'd0;
@@ -529,14 +544,17 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 						`FA_REG_SZ_MAX_TRIALS: r_sz_maxt <= a_wdata[7:0];
 						`FA_REG_STREAM: begin
 							if (target_ok) begin
-								r_target <= a_wdata[2:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
+								r_target <= a_wdata[3:0]; in_ptr <= 11'd0; out_ptr <= 11'd0;
 							end else begin
 								s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
 							end
 						end
 						`FA_REG_STREAM_OUT: begin
 							if (busy) r_err <= `FA_ERR_BUSY;
-							else out_left <= a_wdata[14:0];
+							else if (tgt_eks) begin
+								// nothing to read back from the checksum unit
+								s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
+							end else out_left <= a_wdata[14:0];
 						end
 						default: ;
 						endcase
@@ -575,6 +593,16 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	always @(posedge aclk)
 		if (fetch_q)
 			fifo_l[fifo_h ^ fifo_n[0]] <= fetch_last_q;
+
+	// ------------------------------- expanded-key checksum (hw/eksum, always)
+	// EKSUM write: seed the lanes; words streamed to target EKSUM update them
+	eksum_unit u_eksum (
+		.clk_i(aclk), .rst_ni(aresetn),
+		.clr_i((st == S_WEXEC) && !is_win && (a_addr == `FA_REG_EKSUM)),
+		.logn_i(a_wdata[3:0]),
+		.we_i(s_fire && tgt_eks), .wdata_i(s_axis_tdata),
+		.lane_sel_i(a_addr[4:2] - 3'd5),     // EKSUM_H0 at 0xB4: (0xB4 >> 2) mod 8 = 5
+		.lane_o(eks_lane), .count_o(eks_count));
 
 	// ------------------------------------------- ffSampling engine (FFSAMP)
 	// its register writes and STREAM rewinds as decoded in S_WEXEC above
