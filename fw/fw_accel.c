@@ -377,6 +377,22 @@ static K_RET acc_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0,
 	K_END(r, fa_samplerz_pair_portable(ctx, z, mu0, mu1, isigma));
 }
 
+/* The sampler PRNG's refill (sign.c's seed) on the device's ChaCha20,
+   the buffer read back by DMA (dma mode only); the device then holds the
+   state, so the ffSampling call that follows needs no SZ_LOAD. */
+static K_RET acc_prng_refill(fa_prng *p)
+{
+	int r = -1;
+
+	if (have_sampler && cur_tr->burst_rd != NULL) {
+		r = fa_rtl_prng_refill(cur_tr, &prng, &sstats, p);
+		if (r != 0) {
+			cur.error = 1;
+		}
+	}
+	K_END(r, fa_prng_refill_portable(p));
+}
+
 /* The engine's watchdog: far above a signature's cycles (~0.5 M at logn 9,
    twice that at 10), far below the host's timeout. */
 #define FS_WDOG 50000000u
@@ -553,6 +569,7 @@ static int accel_init(void)
 			have_ffsamp = have_sampler && fa_rtl_drv_fs_present(&tr_dma);
 			tab_accel.samplerz = acc_samplerz;
 			tab_accel.samplerz_pair = acc_samplerz_pair;
+			tab_accel.prng_refill = acc_prng_refill;
 			tab_accel.ffsampling = acc_ffsampling;
 		}
 	}

@@ -4,9 +4,11 @@
  * vector op for logn = 1..10, NTT / iNTT / pointwise product for logn =
  * 1..10, plus a refused request (bad op) seen through the driver, and
  * two threads using the device at once (the backend serialises them),
- * and the SamplerZ slots (samplerz, samplerz_pair on the SamplerZ unit)
+ * and the SamplerZ slots (samplerz, samplerz_pair on the SamplerZ unit,
+ * prng_refill on its ChaCha20 with the buffer read back through SZ_BUF)
  * against the portable sampler on one PRNG stream: the same z, the same
- * fa_prng afterwards, across refills, with the device state resynchronised
+ * fa_prng afterwards (its buffer read out of the device after refills),
+ * across refills, with the device state resynchronised
  * when the caller switches between two streams; an illegal request
  * declines and leaves the context untouched; the ffsampling slot on the
  * ffSampling engine (trees of real keys, logn 1..6, two trees and two
@@ -269,6 +271,24 @@ static void test_samplerz(const struct fa_kernels *r)
 	CHECK(done, "samplerz slots ran on the device");
 	CHECK(ok, "samplerz / samplerz_pair on the device: same z and same "
 		"PRNG state as the portable sampler");
+	for (i = 0; i < 3; i ++) {
+		/* prng_refill on the device (its ChaCha20, the buffer read
+		   back): the same fa_prng as the portable refill, from a
+		   buffer in use (i = 0) or just refilled; the samples after
+		   it (on the state the refill left in the device) are exact */
+		fpr mu = sz_mu(), is = sz_isigma();
+
+		CHECK(r->prng_refill(&dev[0].p) == FA_KERNEL_DONE,
+			"prng_refill ran on the device");
+		fa_prng_refill_portable(&ref[0].p);
+		CHECK(memcmp(&dev[0].p, &ref[0].p, sizeof dev[0].p) == 0,
+			"prng_refill on the device = portable refill (%d)", i);
+		CHECK(r->samplerz(&dev[0], &za[0], mu, is) == FA_KERNEL_DONE,
+			"samplerz after prng_refill");
+		fa_samplerz_portable(&ref[0], &zb[0], mu, is);
+		CHECK(za[0] == zb[0] && memcmp(&dev[0].p, &ref[0].p,
+			sizeof dev[0].p) == 0, "exact after prng_refill (%d)", i);
+	}
 	{
 		/* 1/sigma = 1.5 is illegal for the unit (ERR_ARG): declined,
 		   context untouched, and the next call is exact again */

@@ -404,6 +404,28 @@ static int rtl_samplerz(fa_sampler_ctx *ctx, int *z, fpr mu, fpr isigma)
 	return r;
 }
 
+/* A refill of the sampler PRNG on the device (fa_rtl_prng_refill: its
+   ChaCha20 fills the buffer, which is read back), under the same switch
+   as the SamplerZ slots: the device then holds the state, so a SamplerZ
+   or ffSampling call that follows needs no SZ_LOAD. */
+static int rtl_prng_refill(fa_prng *p)
+{
+	fa_rtl_transport *t;
+	int r = FA_KERNEL_FALLBACK;
+
+	pthread_mutex_lock(&g_lock);
+	t = transport();
+	if (sz_enabled() && t != NULL) {
+		if (fa_rtl_prng_refill(t, &g_prng, sampling_stats(), p) == 0) {
+			r = FA_KERNEL_DONE;
+		} else {
+			fa_rtl_errors ++;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
 /* Both samples or neither: ctx is restored if the second one fails. */
 static int rtl_samplerz_pair(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
 	fpr isigma)
@@ -627,6 +649,7 @@ const struct fa_kernels fa_backend_rtl = {
 	.mq_poly_mul_ntt = rtl_ntt_mul,
 	.samplerz = rtl_samplerz,
 	.samplerz_pair = rtl_samplerz_pair,
+	.prng_refill = rtl_prng_refill,
 	.keccak_f1600 = rtl_keccak_f1600,
 	.mq_poly_mul_by_ntt = rtl_mul_by_ntt,
 	.ffsampling = rtl_ffsampling,

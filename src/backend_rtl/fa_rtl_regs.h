@@ -173,5 +173,6 @@
 #define FA_RTL_TARGET_FS_WORK 6u  /* ffSampling work memory: two words per fpr, t0 at fpr 0, t1 at n, z0 at 2n, z1 at 3n, scratch to 6n; from STREAM.START */
 #define FA_RTL_TARGET_KEM 7u  /* ML-KEM polynomials (CONFIG.MLKEM): 256 words, A (pair words 0..127) then B; pointers wrap at word 256 */
 #define FA_RTL_TARGET_EKSUM 8u  /* the expanded-key checksum unit (CONFIG.EKSUM): each word updates a checksum lane (register EKSUM), nothing is stored; STREAM_OUT is refused (ERR ACCESS); STREAM.START ignored */
+#define FA_RTL_TARGET_SZ_BUF 9u  /* the SamplerZ PRNG's current buffer (CONFIG.SAMPLER), read only: 128 words, word k = bytes 4k..4k+3 (little-endian) of the library's fa_prng buf, i.e. ChaCha20 blocks SZ_STATE_CTR - 8 .. SZ_STATE_CTR - 1 interleaved; pointers wrap at word 128. STREAM_OUT before any SZ_LOAD is refused (SLVERR, ERR ACCESS); m_axis waits while a refill is pending; stream writes are dropped with ERR ACCESS */
 
 #endif

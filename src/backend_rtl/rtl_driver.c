@@ -617,6 +617,36 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 	return 0;
 }
 
+/* The SamplerZ PRNG's current buffer (target SZ_BUF): 128 words, word k
+   = buffer bytes 4k..4k+3 little-endian; into buf in place where the byte
+   order allows. */
+int fa_rtl_drv_sz_buf(fa_rtl_transport *t, uint8_t buf[512], fa_rtl_kstat *st)
+{
+	uint64_t t0 = now(t);
+#if FPR_WORDS_IN_PLACE
+	uint32_t *w = (uint32_t *)(void *)buf;
+#else
+	uint32_t w[128];
+	unsigned i;
+#endif
+
+	if (t->burst_rd == NULL
+		|| t->burst_rd(t->ctx, FA_RTL_TARGET_SZ_BUF, w, 128) != 0)
+	{
+		return -1;
+	}
+#if !FPR_WORDS_IN_PLACE
+	for (i = 0; i < 128; i ++) {
+		buf[4 * i] = (uint8_t)w[i];
+		buf[4 * i + 1] = (uint8_t)(w[i] >> 8);
+		buf[4 * i + 2] = (uint8_t)(w[i] >> 16);
+		buf[4 * i + 3] = (uint8_t)(w[i] >> 24);
+	}
+#endif
+	account(st, 0, 0, t0, now(t));
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Expanded-key checksum unit (hw/eksum): the words go through the burst
    path into the lanes; nothing is stored on the device. */

@@ -8,8 +8,8 @@
  * Timing: the device's cycles and the bytes it reads depend on secret
  * values only through SamplerZ's rejection loops (hw/sampler/doc,
  * hw/ffsamp/doc), as in the portable sampler; here the host side adds one
- * refill when the counter moved (the number of refills the device made is
- * the same leak as the portable kernel's).
+ * buffer read-out (or one refill) when the counter moved (the number of
+ * refills the device made is the same leak as the portable kernel's).
  */
 #include <string.h>
 
@@ -88,9 +88,12 @@ static int prng_sync(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
 
 /* p (at counter ctr) := the state the device reports: counter nctr (a
    multiple of 8 blocks later, at most max_refills refills), byte pointer
-   nptr. Checked first; p untouched when implausible. */
-static int prng_adopt(fa_prng *p, uint64_t ctr, uint64_t nctr,
-	unsigned nptr, uint64_t max_refills)
+   nptr. Checked first; p untouched when implausible. The buffer (blocks
+   nctr - 8 .. nctr - 1) is read out of the device (SZ_BUF) or, where the
+   device cannot, recomputed by one portable refill. */
+static int prng_adopt(fa_rtl_transport *t, fa_rtl_sampling_stats *st,
+	fa_prng *p, uint64_t ctr, uint64_t nctr, unsigned nptr,
+	uint64_t max_refills)
 {
 	uint64_t d;
 
@@ -103,8 +106,12 @@ static int prng_adopt(fa_prng *p, uint64_t ctr, uint64_t nctr,
 	}
 	if (d != 0) {
 		/* the buffer of blocks nctr - 8 .. nctr - 1: the last refill */
-		set_ctr(p, nctr - 8);
-		fa_prng_refill_portable(p);
+		if (fa_rtl_drv_sz_buf(t, p->buf, k_load(st)) == 0) {
+			set_ctr(p, nctr);
+		} else {
+			set_ctr(p, nctr - 8);
+			fa_prng_refill_portable(p);
+		}
 	}
 	p->ptr = nptr;
 	return 0;
@@ -130,7 +137,7 @@ int fa_rtl_samplerz_ctx(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
 		return -1;
 	}
 	/* a sample reads at most 255 trials of 18 bytes: a few refills */
-	if (prng_adopt(&ctx->p, ctr, nctr, nptr, 16) != 0) {
+	if (prng_adopt(t, st, &ctx->p, ctr, nctr, nptr, 16) != 0) {
 		return -1;
 	}
 	mirror_set(m, &ctx->p);
@@ -178,9 +185,31 @@ int fa_rtl_ffsampling_ctx(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
 		return -1;
 	}
 	/* 2n samples, each at most a few refills */
-	if (prng_adopt(&ctx->p, ctr, nctr, nptr, (uint64_t)n << 8) != 0) {
+	if (prng_adopt(t, st, &ctx->p, ctr, nctr, nptr, (uint64_t)n << 8) != 0) {
 		return -1;
 	}
 	mirror_set(m, &ctx->p);
+	return 0;
+}
+
+int fa_rtl_prng_refill(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
+	fa_rtl_sampling_stats *st, fa_prng *p)
+{
+	uint64_t ctr = get_ctr(p);
+	uint32_t w[128];       /* p is written only once the device is done */
+
+	/* the device generates blocks ctr .. ctr + 7 (SZ_LOAD with the
+	   counter as it is: the load is a refill), then hands them over */
+	m->valid = 0;
+	if (ctr > UINT64_MAX - 8
+		|| fa_rtl_drv_sz_load(t, p->state, ctr, 0, k_load(st)) != 0
+		|| fa_rtl_drv_sz_buf(t, (uint8_t *)w, k_load(st)) != 0)
+	{
+		return -1;
+	}
+	memcpy(p->buf, w, sizeof p->buf);
+	set_ctr(p, ctr + 8);
+	p->ptr = 0;
+	mirror_set(m, p);
 	return 0;
 }

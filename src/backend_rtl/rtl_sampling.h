@@ -12,9 +12,11 @@
  * that a run of calls on one fa_prng loads it once. After a device call
  * the caller's fa_prng is brought to the device's state: fa_prng's buffer
  * is a function of the key and the counter only (blocks counter - 8 ..
- * counter - 1), so whatever number of refills the device made, one refill
- * from the device's counter - 8 and its byte pointer give the state that
- * the portable kernel would have left (buffer, counter, ptr).
+ * counter - 1), so whatever number of refills the device made, the
+ * device's current buffer (read out through target SZ_BUF), its counter
+ * and its byte pointer are the state that the portable kernel would have
+ * left (buffer, counter, ptr). A device that cannot hand the buffer over
+ * gets one portable refill from its counter - 8 instead.
  *
  * Every function returns 0 when the device did the work, nonzero when it
  * did not; then nothing the caller gave (z, z0/z1, ctx) was written and
@@ -62,5 +64,13 @@ int fa_rtl_samplerz_pair_ctx(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
 int fa_rtl_ffsampling_ctx(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
 	fa_rtl_sampling_stats *st, fa_sampler_ctx *ctx, const uint64_t *tv,
 	uint64_t *z, unsigned logn, uint32_t wdog);
+
+/* The prng_refill slot on the device: SZ_LOAD with p's key and counter
+   (the device fills its buffer with blocks counter .. counter + 7, as the
+   portable refill), the buffer read out (SZ_BUF) into p->buf, counter +
+   8, ptr 0; the device then holds p's state (mirror set). Nonzero when
+   the device did not; p is then untouched. */
+int fa_rtl_prng_refill(fa_rtl_transport *t, fa_rtl_prng_mirror *m,
+	fa_rtl_sampling_stats *st, fa_prng *p);
 
 #endif

@@ -71,6 +71,13 @@ async def samplerz_ops(dut):
     smin = ref.sigma_min(9)
     got = await tb.samplerz(f2b(1.5), f2b(0.7), smin)
     assert got[0] == ERR["SAMPLER"] and got[1] == SZERR["NOSEED"], got
+    # no buffer to read out yet: STREAM_OUT on SZ_BUF refused
+    szb = next(v["value"] for v in RM["enums"]["TARGET"] if v["name"] == "SZ_BUF")
+    await tb.write(REG["CTRL"], 2)
+    await tb.write(REG["STREAM"], szb)
+    assert await tb.write(REG["STREAM_OUT"], 4) == 2
+    assert (await tb.read(REG["STATUS"])) >> 4 == ERR["ACCESS"]
+    await tb.write(REG["CTRL"], 2)
     state = bytes(rng.getrandbits(8) for _ in range(56))
     ptr = 505
     err, szerr, _, cyc = await tb.sz_load(state, ptr)
@@ -85,6 +92,12 @@ async def samplerz_ops(dut):
         z, ctr, p = model.samplerz(mu, isig, smin)
         assert got[:5] == (ERR["NONE"], 0, z, ctr, p), (got, z, ctr, p)
         dut._log.info("SAMPLERZ z=%d trials=%d CYCLES=%d", z, got[5], got[6])
+        # the buffer read out is the library's fa_prng buf (across refills:
+        # the first samples start at ptr 505)
+        if i in (0, n - 1):
+            words = await tb.stream_out(szb, 128)
+            exp = [int.from_bytes(bytes(model.buf[4 * k:4 * k + 4]), "little") for k in range(128)]
+            assert words == exp, "SZ_BUF after sample %d" % i
     # illegal operand: ERR = SAMPLER, SZERR = ARG; the next sample is exact
     got = await tb.samplerz(f2b(1.0), f2b(1.5), smin)
     assert got[0] == ERR["SAMPLER"] and got[1] == SZERR["ARG"], got

@@ -77,7 +77,7 @@ class SamplerTB:
         d.cmd_i.value = 0
         for s in ("key_i", "ctr_i", "ptr_i", "mu_i", "isigma_i", "sigma_min_i", "max_trials_i",
                   "ext_sel_i", "ext_rd_valid_i", "ext_rd_align_i", "ext_pk_addr_i",
-                  "ext_cm_valid_i", "ext_cm_ptr_i"):
+                  "ext_cm_valid_i", "ext_cm_ptr_i", "host_rd_i", "host_word_i"):
             getattr(d, s).value = 0
         for _ in range(3):
             await RisingEdge(d.clk_i)

@@ -16,7 +16,9 @@
 //                   left), as prng_u64 does before reading 8 bytes.
 // Look-ahead port (speculative SamplerZ trials): pk_byte_o = buf[pk_addr_i]
 //   of the buffer being read, combinational (a second read port on the
-//   buffer RAM); the state does not move. Commit port: cm_valid_i sets
+//   buffer RAM); the state does not move. pk_word_o is the whole 32-bit
+//   word (buffer bytes 4k..4k+3, little-endian, k = pk_addr_i / 4): the
+//   host reads the buffer out through it (target SZ_BUF of the top). Commit port: cm_valid_i sets
 //   ptr = cm_ptr_i (the reader guarantees it is in the current buffer, at
 //   or after ptr, and that no refill rule would have fired on the way).
 // load_i: key, counter, ptr from the host; the buffer is filled from
@@ -60,6 +62,7 @@ module sampler_prng (
 	// a cycle with a read or a load)
 	input  wire [8:0]   pk_addr_i,
 	output wire [7:0]   pk_byte_o,
+	output wire [31:0]  pk_word_o,   // the whole 32-bit word of pk_addr_i
 	input  wire         cm_valid_i,
 	input  wire [8:0]   cm_ptr_i
 );
@@ -89,6 +92,7 @@ module sampler_prng (
 	assign rd_ready_o = ~busy_q;
 	assign rd_byte_o  = buf_q[{cur_q, ptr_q[8:2]}][8 * ptr_q[1:0] +: 8];
 	assign pk_byte_o  = buf_q[{cur_q, pk_addr_i[8:2]}][8 * pk_addr_i[1:0] +: 8];
+	assign pk_word_o  = buf_q[{cur_q, pk_addr_i[8:2]}];
 	assign key_o      = key_q;
 	assign ctr_o      = ctr_q;
 	assign ptr_o      = ptr_q;

@@ -55,7 +55,15 @@ module sampler_unit (
 	input  wire [8:0]   ext_pk_addr_i,
 	output wire [7:0]   ext_pk_byte_o,
 	input  wire         ext_cm_valid_i,
-	input  wire [8:0]   ext_cm_ptr_i
+	input  wire [8:0]   ext_cm_ptr_i,
+	// host read-out of the current PRNG buffer (the library's fa_prng buf:
+	// blocks ctr_o - 8 .. ctr_o - 1), one 32-bit word per cycle on the
+	// look-ahead port, only while the unit is idle (no command, ext_sel_i
+	// low); buf_ready_o: a state was loaded and no refill is pending
+	input  wire         host_rd_i,
+	input  wire [6:0]   host_word_i,
+	output wire [31:0]  buf_word_o,
+	output wire         buf_ready_o
 );
 	localparam [2:0] CMD_LOAD = 3'd1, CMD_SAMPLE = 3'd2;
 	localparam [2:0] ERR_OK = 3'd0, ERR_NOSEED = 3'd4, ERR_CMD = 3'd5;
@@ -74,7 +82,7 @@ module sampler_unit (
 	wire [8:0]  pk_addr, cm_ptr, z_pk_addr, z_cm_ptr;
 	wire [7:0]  pk_byte;
 	wire        cm_valid, z_cm_valid;
-	assign pk_addr  = ext_sel_i ? ext_pk_addr_i : z_pk_addr;
+	assign pk_addr  = ext_sel_i ? ext_pk_addr_i : host_rd_i ? {host_word_i, 2'b00} : z_pk_addr;
 	assign cm_valid = ext_sel_i ? ext_cm_valid_i : z_cm_valid;
 	assign cm_ptr   = ext_sel_i ? ext_cm_ptr_i : z_cm_ptr;
 	assign ext_pk_byte_o = pk_byte;
@@ -91,7 +99,9 @@ module sampler_unit (
 		.rd_valid_i(p_valid), .rd_align_i(p_align), .rd_ready_o(p_ready),
 		.rd_byte_o(rd_byte), .key_o(key_o), .ctr_o(ctr_o), .ptr_o(ptr_o),
 		.loaded_o(loaded_o), .busy_o(prng_busy), .refills_o(refills_o),
-		.pk_addr_i(pk_addr), .pk_byte_o(pk_byte), .cm_valid_i(cm_valid), .cm_ptr_i(cm_ptr));
+		.pk_addr_i(pk_addr), .pk_byte_o(pk_byte), .pk_word_o(buf_word_o),
+		.cm_valid_i(cm_valid), .cm_ptr_i(cm_ptr));
+	assign buf_ready_o = loaded_o & ~prng_busy;
 
 	samplerz u_samplerz (
 		.clk_i(clk_i), .rst_ni(rst_ni),

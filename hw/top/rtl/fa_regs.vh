@@ -122,3 +122,4 @@
 `define FA_TARGET_FS_WORK 6
 `define FA_TARGET_KEM 7
 `define FA_TARGET_EKSUM 8
+`define FA_TARGET_SZ_BUF 9

@@ -26,6 +26,10 @@
 // STREAM_OUT on that target is refused (SLVERR, ERR = ACCESS).
 // CONFIG.EKSUM = 1 says it is there.
 //
+// With SAMPLER = 1, stream target SZ_BUF reads out the PRNG's current
+// 512-byte buffer (STREAM_OUT, 128 words, the library's fa_prng buf), so
+// that software need not recompute it (a ChaCha20 refill on the core).
+//
 // KECCAK = 1 (default 0: at P = 4 the top alone is at 96 % of the
 // XC7A100T's LUTs, hw/keccak/doc/keccak.md) adds the Keccak-f[1600] unit
 // (hw/keccak, keccak_unit): its state is the KECCAK window (writes XOR
@@ -122,6 +126,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire [2:0]  sz_err;
 	wire [31:0] sz_z;
 	wire [31:0] eks_lane;
+	wire [31:0] sz_buf_word;            // SZ_BUF read-out (sampler_unit)
+	wire        sz_buf_ready;
 	wire [23:0] eks_count;
 	wire [7:0]  sz_trials;
 	wire [63:0] sz_ctr;
@@ -173,8 +179,9 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg         m_half;                 // FFT: high 32-bit word
 	reg  [31:0] m_wdata;
 	wire [31:0] f_rdata, n_rdata;
-	reg         m_ntt_q, m_kec_q, m_fs_q, m_kem_q, m_kenc_q;
-	wire [31:0] m_rdata = m_kenc_q ? kenc_rdata : m_fs_q ? fs_rdata : m_kem_q ? kem_rdata : m_kec_q ? k_rdata
+	reg         m_ntt_q, m_kec_q, m_fs_q, m_kem_q, m_kenc_q, m_szb_q;
+	reg  [31:0] szb_rdata_q;            // SZ_BUF word fetched in the last cycle
+	wire [31:0] m_rdata = m_szb_q ? szb_rdata_q : m_kenc_q ? kenc_rdata : m_fs_q ? fs_rdata : m_kem_q ? kem_rdata : m_kec_q ? k_rdata
 		: m_ntt_q ? n_rdata : f_rdata;
 	// FFT: fpr u -> complex slot u mod n/2, re (u < n/2) or im; lanes of the
 	// 128-bit word {re_hi, re_lo, im_hi, im_lo} = 3, 2, 1, 0
@@ -249,11 +256,14 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.ext_sel_i(fs_busy), .ext_rd_valid_i(fs_rd_valid), .ext_rd_align_i(fs_rd_align),
 			.ext_rd_ready_o(fs_rd_ready), .ext_rd_byte_o(fs_rd_byte),
 			.ext_pk_addr_i(fs_pk_addr), .ext_pk_byte_o(fs_pk_byte),
-			.ext_cm_valid_i(fs_cm_valid), .ext_cm_ptr_i(fs_cm_ptr));
+			.ext_cm_valid_i(fs_cm_valid), .ext_cm_ptr_i(fs_cm_ptr),
+			.host_rd_i(can_fetch && tgt_szb), .host_word_i(out_ptr[6:0]),
+			.buf_word_o(sz_buf_word), .buf_ready_o(sz_buf_ready));
 	end else begin : g_no_sampler
 		assign sz_done = 1'b0; assign sz_err = 3'd0; assign sz_z = 32'd0;
 		assign sz_trials = 8'd0; assign sz_ctr = 64'd0; assign sz_ptr = 9'd0;
 		assign sz_loaded = 1'b0;
+		assign sz_buf_word = 32'd0; assign sz_buf_ready = 1'b0;
 		assign fs_rd_ready = 1'b0; assign fs_rd_byte = 8'd0; assign fs_pk_byte = 8'd0;
 	end endgenerate
 
@@ -267,9 +277,11 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	wire        tgt_fs = (r_target == `FA_TARGET_FS_TREE) || (r_target == `FA_TARGET_FS_WORK);
 	wire        tgt_kem = (r_target == `FA_TARGET_KEM);
 	wire        tgt_eks = (r_target == `FA_TARGET_EKSUM);
+	wire        tgt_szb = (r_target == `FA_TARGET_SZ_BUF);
 	wire        tgt_ntt = r_target[1] && !tgt_kem;
 	wire        tgt_buf = r_target[0];
-	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_kem ? 12'd256 : tgt_ntt ? nwords_n : nwords_f;
+	wire [11:0] tgt_words = tgt_kec ? 12'd50 : tgt_kem ? 12'd256 : tgt_szb ? 12'd128
+		: tgt_ntt ? nwords_n : nwords_f;
 	assign s_axis_tready = !busy && aresetn && (out_left == 0);
 	wire        s_fire = s_axis_tvalid && s_axis_tready;
 	// m_axis: 2-entry FIFO fed by window reads (one cycle latency)
@@ -279,7 +291,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	reg         fifo_h;                 // head index
 	reg         fetch_q, fetch_last_q;
 	wire        fifo_pop = m_axis_tvalid && m_axis_tready;
-	wire        can_fetch = (out_left != 0) && !s_fire && !busy
+	wire        can_fetch = (out_left != 0) && !s_fire && !busy && !(tgt_szb && !sz_buf_ready)
 		&& ({1'b0, fifo_n} + {2'b0, fetch_q} - {2'b0, fifo_pop} < 3'd2);
 	assign m_axis_tvalid = (fifo_n != 0);
 	assign m_axis_tdata = fifo_d[fifo_h];
@@ -293,6 +305,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// legal STREAM.TARGET values: FFT_A..NTT_B, and KECCAK when built in
 	wire        target_ok = (a_wdata[3:0] <= 4'd3)
 		|| (a_wdata[3:0] == `FA_TARGET_EKSUM)
+		|| ((SAMPLER != 0) && (a_wdata[3:0] == `FA_TARGET_SZ_BUF))
 		|| ((KECCAK != 0) && (a_wdata[3:0] == `FA_TARGET_KECCAK))
 		|| ((MLKEM != 0) && (a_wdata[3:0] == `FA_TARGET_KEM))
 		|| ((FFSAMP != 0) && ((a_wdata[3:0] == `FA_TARGET_FS_TREE)
@@ -386,12 +399,12 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	always @(*) begin
 		m_en = 1'b0; m_we = 1'b0; m_ntt = 1'b0; m_buf = 1'b0; m_kec = 1'b0; m_kem = 1'b0; m_kenc = 1'b0; m_idx = 10'd0;
 		m_half = 1'b0; m_wdata = 32'd0;
-		if (s_fire && !tgt_fs && !tgt_eks) begin
+		if (s_fire && !tgt_fs && !tgt_eks && !tgt_szb) begin
 			m_en = 1'b1; m_we = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
 			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? in_ptr[9:0] : in_ptr[10:1];
 			m_half = in_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
 			m_wdata = s_axis_tdata;
-		end else if (can_fetch && !tgt_fs) begin
+		end else if (can_fetch && !tgt_fs && !tgt_szb) begin
 			m_en = 1'b1; m_ntt = tgt_ntt; m_buf = tgt_buf; m_kec = tgt_kec; m_kem = tgt_kem;
 			m_idx = (tgt_ntt || tgt_kec || tgt_kem) ? out_ptr[9:0] : out_ptr[10:1];
 			m_half = out_ptr[0] & ~tgt_ntt & ~tgt_kec & ~tgt_kem;
@@ -411,6 +424,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 		m_kem_q <= m_kem;
 		m_kenc_q <= m_kenc;
 		m_fs_q <= can_fetch && tgt_fs;
+		m_szb_q <= can_fetch && tgt_szb;
+		szb_rdata_q <= sz_buf_word;
 		clock <= rst ? 64'd0 : clock + 64'd1;
 		start_req <= 1'b0;
 		if (rst) begin
@@ -468,6 +483,8 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			end
 
 			// ---- stream pointers and output FIFO
+			if (s_fire && tgt_szb)
+				r_err <= `FA_ERR_ACCESS;    // SZ_BUF is read only
 			if (s_fire)
 				in_ptr <= (s_axis_tlast || in_ptr + 11'd1 == tgt_words) ? 11'd0 : in_ptr + 11'd1;
 			fetch_q <= can_fetch;
@@ -551,7 +568,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 						end
 						`FA_REG_STREAM_OUT: begin
 							if (busy) r_err <= `FA_ERR_BUSY;
-							else if (tgt_eks) begin
+							else if (tgt_eks || (tgt_szb && !sz_loaded)) begin
 								// nothing to read back from the checksum unit
 								s_axil_bresp <= SLVERR; r_err <= `FA_ERR_ACCESS;
 							end else out_left <= a_wdata[14:0];
