@@ -20,7 +20,7 @@
 #         logic at P = 4) sampler_unit samplerz sampler_prng (hw/sampler:
 #         the SamplerZ unit with its own fp64 adder and multiplier)
 #         mlkem_encaps (hw/mlkem: the ML-KEM-768 encaps sequencer with its
-#         Keccak unit)
+#         Keccak unit) eksum_unit (hw/eksum: the expanded-key checksum lanes)
 # The hierarchical run estimates each module's paths between its own
 # ports and registers; a path that crosses a module boundary (e.g. a bank
 # RAM read in tf_core -> read crossbar -> fp64_add stage 1 in a lane) is
@@ -42,7 +42,7 @@ mkdir -p "$OUT"
 . "$HW/syn/sources.sh"
 NAMES="$*"
 if [ -z "$NAMES" ]; then
-	NAMES="fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf tf_core_fft tf_core_ntt top sampler_unit mlkem_encaps"
+	NAMES="fp64_add fp64_mul fft_cmul fft_bf ntt_modmul ntt_bf tf_core_fft tf_core_ntt top sampler_unit mlkem_encaps eksum_unit"
 fi
 for name in $NAMES; do
 	params=""; libs=""; top=$name
@@ -72,7 +72,8 @@ for name in $NAMES; do
 		# the top's own logic (AXI, registers, windows) at P = 4; the
 		# engines are black boxes
 		top=falcon_accel_top; params="-set P 4 -set LP 2"; srcs="$HW/top/rtl/falcon_accel_top.v"
-		libs="$T/fft_engine.v $N/ntt_engine.v $HW/sampler/rtl/sampler_unit.v";;
+		libs="$T/fft_engine.v $N/ntt_engine.v $HW/sampler/rtl/sampler_unit.v $HW/eksum/rtl/eksum_unit.v";;
+	eksum_unit) srcs="$HW/eksum/rtl/eksum_unit.v";;
 	sampler_unit|samplerz|sampler_prng)
 		S=$HW/sampler/rtl
 		srcs="$F/fp64_add.v $F/fp64_mul.v $S/sampler_tables.v $S/sampler_fpconv.v"

@@ -299,7 +299,8 @@ DELAY_NAMES = [("fp64_add", "fp64_add"), ("fp64_mul", "fp64_mul"),
                ("tf_core_ntt", "tf_core (NTT, P = 4)"),
                ("top", "falcon_accel_top (own logic, P = 4)"),
                ("sampler_unit", "sampler_unit (SamplerZ with its FP units and PRNG)"),
-               ("mlkem_encaps", "mlkem_encaps (ML-KEM-768 encaps sequencer with its Keccak unit)")]
+               ("mlkem_encaps", "mlkem_encaps (ML-KEM-768 encaps sequencer with its Keccak unit)"),
+               ("eksum_unit", "eksum_unit (expanded-key checksum lanes)")]
 DELAY_TARGET_PS = 6500
 
 
