@@ -831,9 +831,21 @@ module ffsamp_engine #(
 	wire [63:0] sz_f;
 	wire [RW-1:0] sz_ra = rix(kmps, {TW{1'b0}}, ins_sz[13:9]), sz_rb = rix(kmps, {TW{1'b0}}, ins_sz[8:4]),
 	              sz_rd = rix(kmps, {TW{1'b0}}, ins_sz[18:14]);
+	// The leaves sample in pairs: two consecutive SZ instructions with the
+	// same 1/sigma register. When thread 0's next instruction is such an
+	// SZ whose mu register is ready (and is not this SZ's destination),
+	// samplerz is told the next sample's mu and speculates its first trial
+	// (hw/sampler/doc/sampler.md, "Pair speculation"); it checks that the
+	// next start asks for exactly that sample.
+	wire [22:0] nins_sz = ucode(kind_q, tpc_q[0] + 7'd1);
+	wire [RW-1:0] sz_nra = rix(kmps, {TW{1'b0}}, nins_sz[13:9]),
+	              sz_nrb = rix(kmps, {TW{1'b0}}, nins_sz[8:4]);
+	wire        sz_nvalid = (nins_sz[22:19] == O_SZ) && (sz_nrb == sz_rb)
+		&& (sz_nra != sz_rd) && ~pend_q[sz_nra];
 	samplerz u_samplerz (.clk_i(clk_i), .rst_ni(rst_ni), .start_i(sz_start),
 		.mu_i(rf_q[sz_ra]), .isigma_i(rf_q[sz_rb]), .sigma_min_i(smin_q),
-		.max_trials_i(maxt_q), .done_o(sz_done), .z_o(sz_z), .err_o(sz_err),
+		.max_trials_i(maxt_q), .nmu_i(rf_q[sz_nra]), .nvalid_i(sz_nvalid),
+		.done_o(sz_done), .z_o(sz_z), .err_o(sz_err),
 		.trials_o(sz_trials), .busy_o(sz_busy), .rd_valid_o(rd_valid_o),
 		.rd_align_o(rd_align_o), .rd_ready_i(rd_ready_i), .rd_byte_i(rd_byte_i),
 		.ptr_i(prng_ptr_i), .pk_addr_o(pk_addr_o), .pk_byte_i(pk_byte_i),

@@ -107,7 +107,7 @@ module sampler_unit (
 		.clk_i(clk_i), .rst_ni(rst_ni),
 		.start_i(accept & (cmd_i == CMD_SAMPLE) & loaded_o),
 		.mu_i(mu_i), .isigma_i(isigma_i), .sigma_min_i(sigma_min_i),
-		.max_trials_i(max_trials_i),
+		.max_trials_i(max_trials_i), .nmu_i(64'd0), .nvalid_i(1'b0),
 		.done_o(z_done), .z_o(z_o), .err_o(z_err), .trials_o(trials_o),
 		.busy_o(z_busy),
 		.rd_valid_o(rd_valid), .rd_align_o(rd_align), .rd_ready_i(rd_ready),

@@ -46,6 +46,18 @@
 // sample. Cycles per sample (no refill wait): 43 + 46 trials + 41 (trials
 // started at the committed cursor - 1) + bytes read on the byte port
 // (measured, test-sampler).
+//
+// Pair speculation (nvalid_i, the leaves of ffSampling): while this sample
+// A runs its speculative trial k+1 at the cursor g (guessing that trial k
+// rejects after one BerExp byte), the next sample B's first trial would
+// read the same bytes at g if trial k accepts after one byte: the same z.
+// So B's x chain (r_B = mu_B - floor(mu_B), set up beside A's; A's dss,
+// c63 and z0^2 / (2 sigma0^2)) runs one cycle behind A's on the same
+// units. If A accepts after one byte, the front drains (B's chain ends a
+// few cycles later), B's ticket is held, and the next start that asks for
+// exactly B (mu, 1/sigma, sigma_min, trial limit, PRNG pointer at g) hands
+// it over as a speculative trial (its 10 bytes committed). Anything else
+// drops it; B then starts as usual. Same bytes, same operations: bit-exact.
 `default_nettype none
 module samplerz (
 	input  wire        clk_i,
@@ -55,6 +67,16 @@ module samplerz (
 	input  wire [63:0] isigma_i,
 	input  wire [63:0] sigma_min_i,
 	input  wire [7:0]  max_trials_i,
+	// the next sample's mu, read with nvalid_i two cycles after start_i
+	// (so that a value computed one cycle after this sample's own mu is
+	// seen): the caller's next start is likely SamplerZ(nmu_i, isigma_i)
+	// with the same sigma_min and max_trials and nothing else reading the
+	// PRNG in between (the pair at a leaf of ffSampling). Its first trial is
+	// then speculated beside this sample's trials (hw/sampler/doc/
+	// sampler.md, "Pair speculation"); the next start takes the result
+	// only if it asks for exactly that sample. 0 for single samples.
+	input  wire [63:0] nmu_i,
+	input  wire        nvalid_i,
 	output reg         done_o,
 	output reg  [31:0] z_o,
 	output reg  [1:0]  err_o,
@@ -119,6 +141,26 @@ module samplerz (
 	reg  [1:0]  hc_q;            // cycle within a Horner step (0: issue)
 	reg  [2:0]  bi_q;            // BerExp byte index, 7 (top) .. 0
 	reg  [7:0]  trials_q;
+	// pair speculation: the next sample B (its mu, floor, r), the x chain
+	// of B's first trial run one cycle behind the front's speculative trial
+	// (same z: the same bytes), its ticket, and a start latched while the
+	// front drains after an accept
+	reg         pv_q;            // B is known (set at start with nvalid_i)
+	reg  [63:0] bmu_q, br_q;
+	reg  [31:0] bs_q;
+	reg         bon_q;           // B's chain runs beside the front's trial
+	reg  [3:0]  qstep_q;         // B's operation to issue this cycle (0: none)
+	reg  [63:0] qx_q, qtzz_q;
+	reg  [31:0] qfe_q;
+	reg  [5:0]  qz_q;
+	reg  [4:0]  qz0_q;
+	reg  [9:0]  qfp_q;           // B's first BerExp byte position
+	reg         qrdy_q;          // B's ticket is complete
+	reg         held_q;          // A accepted after one BerExp byte with B's
+	                             // chain running: B's ticket is kept
+	reg         ps_q;            // a start latched while draining
+	reg  [63:0] lmu_q, lisig_q, lsmin_q;
+	reg  [7:0]  lmaxt_q;
 
 	// FP units, operands registered; results held while operands are
 	reg  [63:0] add_a_q, add_b_q, mul_a_q, mul_b_q;
@@ -150,12 +192,14 @@ module samplerz (
 
 	// conversions
 	wire [63:0] f_s, f_z, f_z0sq, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
-	sampler_i2f u_i2f_s  (.i_i(s_q), .f_o(f_s));
+	// step 4 of the setup converts B's floor (pair speculation)
+	sampler_i2f u_i2f_s  (.i_i((su_q == 4'd4) ? bs_q : s_q), .f_o(f_s));
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
 	wire [63:0] f_e = ftrunc_pos(mul_y);
-	sampler_f2i u_floor  (.f_i(mu_q), .floor_i(1'b1), .i_o(floor_mu));
+	// step 3 of the setup takes B's floor (pair speculation)
+	sampler_f2i u_floor  (.f_i((su_q == 4'd3) ? bmu_q : mu_q), .floor_i(1'b1), .i_o(floor_mu));
 	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
 	sampler_f2i u_trunca (.f_i(scale63(add_y)), .floor_i(1'b0), .i_o(trunc_add63));
 	sampler_f2i u_truncm (.f_i(scale63(mul_y)), .floor_i(1'b0), .i_o(trunc_mul63));
@@ -173,9 +217,20 @@ module samplerz (
 	endfunction
 
 	// legality of the operands
-	wire mu_ok   = (mu_i[62:52] < 11'd1053);                   // |mu| < 2^30
-	wire isig_ok = ~isigma_i[63] & (isigma_i[62:52] == 11'h3FE);
-	wire smin_ok = ~sigma_min_i[63] & (sigma_min_i[62:52] == 11'h3FF);
+	// the start's operands: the inputs, or those latched during a drain
+	wire [63:0] in_mu   = ps_q ? lmu_q : mu_i;
+	wire [63:0] in_isig = ps_q ? lisig_q : isigma_i;
+	wire [63:0] in_smin = ps_q ? lsmin_q : sigma_min_i;
+	wire [7:0]  in_mt   = ps_q ? lmaxt_q : max_trials_i;
+	wire [7:0]  in_maxt = (in_mt == 8'd0) ? 8'd255 : in_mt;
+	wire mu_ok   = (in_mu[62:52] < 11'd1053);                   // |mu| < 2^30
+	wire isig_ok = ~in_isig[63] & (in_isig[62:52] == 11'h3FE);
+	wire smin_ok = ~in_smin[63] & (in_smin[62:52] == 11'h3FF);
+	// the held ticket of B is taken when the start asks exactly for B (its
+	// mu, A's 1/sigma, sigma_min and trial limit) and the PRNG is still
+	// where A's accepting byte left it (B's bytes start there)
+	wire take = held_q & qrdy_q & (in_mu == bmu_q) & (in_isig == isig_q)
+		& (in_smin == smin_q) & (in_maxt == maxt_q) & ({1'b0, ptr_i} + 10'd10 == qfp_q);
 
 	// base sampler compares and their count, taken with the sign byte
 	reg [17:0] lt;
@@ -251,6 +306,10 @@ module samplerz (
 			z_q <= 6'd0; hk_q <= 4'd0; hc_q <= 2'd0; bi_q <= 3'd0; trials_q <= 8'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
+			pv_q <= 1'b0; bmu_q <= 64'd0; br_q <= 64'd0; bs_q <= 32'd0; bon_q <= 1'b0;
+			qstep_q <= 4'd0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0; qz_q <= 6'd0;
+			qz0_q <= 5'd0; qfp_q <= 10'd0; qrdy_q <= 1'b0; held_q <= 1'b0; ps_q <= 1'b0;
+			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
 			cm_valid_o <= 1'b0;
@@ -260,32 +319,86 @@ module samplerz (
 			// (issued at step 2), ccs = isigma sigma_min (step 3); dss =
 			// half(isigma^2) at step 8 (multiplier: result 6 cycles after
 			// issue), r and c63 = trunc(ccs 2^63) << 1 at step 9 (adder: 7).
+			// With a pair (nvalid_i at step 2): B's mu (step 2), its
+			// floor (step 3, the floor converter's input switched to B's
+			// mu) and r_B = mu_B - floor(mu_B) (issued at step 4, read at
+			// step 11, before the first trial's bytes are in); its dss
+			// and c63 are A's (the same 1/sigma and sigma_min).
 			if (su_q != 4'd0) begin
-				su_q <= (su_q == 4'd9) ? 4'd0 : su_q + 4'd1;
+				su_q <= (su_q == (pv_q ? 4'd11 : 4'd9)) ? 4'd0 : su_q + 4'd1;
 				case (su_q)
 				4'd1: s_q <= floor_mu[31:0];
 				4'd2: begin
 					add_a_q <= mu_q; add_b_q <= f_s ^ SIGN;
 					mul_a_q <= isig_q; mul_b_q <= isig_q;
+					pv_q <= nvalid_i; bmu_q <= nmu_i;
 				end
-				4'd3: begin mul_a_q <= isig_q; mul_b_q <= smin_q; end
+				4'd3: begin
+					mul_a_q <= isig_q; mul_b_q <= smin_q;
+					bs_q <= floor_mu[31:0];
+				end
+				4'd4: if (pv_q) begin add_a_q <= bmu_q; add_b_q <= f_s ^ SIGN; end
 				4'd8: dss_q <= fhalf(mul_y);
 				4'd9: begin r_q <= add_y; c63_q <= {trunc_mul63[62:0], 1'b0}; end
+				4'd11: br_q <= add_y;
 				default: ;
 				endcase
 			end
+			// ---- pair speculation: B's x chain, each operation one cycle
+			// after the front's (the units are pipelined: B's result comes
+			// one cycle after A's, and the front waits at least five cycles
+			// between its issues, so the two never issue in one cycle) ----
+			qstep_q <= 4'd0;
+			case (qstep_q)
+			4'd1: begin add_a_q <= f_z; add_b_q <= br_q ^ SIGN; end          // z - r_B
+			4'd2: begin mul_a_q <= add_y; mul_b_q <= add_y; end              // ^2
+			4'd3: begin mul_a_q <= mul_y; mul_b_q <= dss_q; end              // * dss
+			4'd4: begin add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN; end        // - t4
+			4'd5: begin                                                      // x / ln 2
+				qx_q <= add_y; mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
+			end
+			4'd6: begin                                                      // e, e ln 2
+				qfe_q <= trunc_mul[31:0];
+				if (trunc_mul[31]) bon_q <= 1'b0;    // e < 0: B is not kept
+				else begin mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2; end
+			end
+			4'd7: begin add_a_q <= qx_q; add_b_q <= mul_y ^ SIGN; end        // t = x - e ln 2
+			4'd8: begin qtzz_q <= {trunc_add63[62:0], 1'b0}; qrdy_q <= bon_q; end
+			default: ;
+			endcase
+			// a start while the front drains (after an accept with B's
+			// chain running) is kept for S_IDLE
+			if (start_i && st_q != S_IDLE) begin
+				ps_q <= 1'b1; lmu_q <= mu_i; lisig_q <= isigma_i; lsmin_q <= sigma_min_i;
+				lmaxt_q <= max_trials_i;
+			end
 			// ---- front: a trial's bytes, x and the exponent split ----
 			case (st_q)
-			S_IDLE: if (start_i) begin
-				mu_q <= mu_i; isig_q <= isigma_i; smin_q <= sigma_min_i;
-				maxt_q <= (max_trials_i == 8'd0) ? 8'd255 : max_trials_i;
+			S_IDLE: if (start_i || ps_q) begin
+				ps_q <= 1'b0;
 				trials_q <= 8'd0;
 				issued_q <= 1'b0;
-				spec_q <= 1'b0;
-				pf_q <= 1'b0;
-				if (mu_ok & isig_ok & smin_ok) begin
-					su_q <= 4'd1; st_q <= S_TRIAL;
-				end else begin err_o <= ERR_ARG; st_q <= S_ERR; end
+				held_q <= 1'b0; bon_q <= 1'b0; qrdy_q <= 1'b0;
+				if (take) begin
+					// B of a pair: its first trial's ticket is ready (the
+					// bytes at the committed cursor, its x chain done);
+					// hand it over as a speculative trial (its 10 bytes
+					// committed there); the prefetch of its next trial's
+					// bytes goes on
+					mu_q <= in_mu; s_q <= bs_q; r_q <= br_q; pv_q <= 1'b0;
+					spec_q <= 1'b1; fp_q <= qfp_q; z_q <= qz_q; z0_q <= qz0_q;
+					tzz_q <= qtzz_q; fe_q <= qfe_q; terr_q <= 1'b0;
+					st_q <= S_HAND;
+				end else begin
+					mu_q <= in_mu; isig_q <= in_isig; smin_q <= in_smin;
+					maxt_q <= in_maxt;
+					pv_q <= 1'b0;
+					spec_q <= 1'b0;
+					pf_q <= 1'b0;
+					if (mu_ok & isig_ok & smin_ok) begin
+						su_q <= 4'd1; st_q <= S_TRIAL;
+					end else begin err_o <= ERR_ARG; st_q <= S_ERR; end
+				end
 			end
 			// align (prng_u64's refill rule), on the byte port only
 			S_TRIAL: begin
@@ -317,27 +430,32 @@ module samplerz (
 					add_a_q <= f_z; add_b_q <= r_q ^ SIGN;
 					mul_a_q <= f_z0sq; mul_b_q <= SAMPLER_FPR_INV_2SQRSIGMA0;
 					cnt_q <= LAT_ADD - 1; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
+					if (bon_q) qstep_q <= 4'd1;
 				end
 			end else begin
 				t4_q <= mul_y;
 				mul_a_q <= add_y; mul_b_q <= add_y;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (bon_q) qstep_q <= 4'd2;
 			end
 			// t2 = t1^2
 			S_X2: begin
 				mul_a_q <= mul_y; mul_b_q <= dss_q;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (bon_q) qstep_q <= 4'd3;
 			end
 			// t3 = t2 * dss
 			S_X3: begin
 				add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN;
 				cnt_q <= LAT_ADD - 1; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (bon_q) qstep_q <= 4'd4;
 			end
 			// x = t3 - t4
 			S_X4: begin
 				x_q <= add_y;
 				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
 				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (bon_q) qstep_q <= 4'd5;
 			end
 			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
 			// cycle (f_e = fpr_of(e), formed from mul_y by ftrunc_pos);
@@ -347,29 +465,37 @@ module samplerz (
 				fe_q <= trunc_mul[31:0];
 				if (trunc_mul[31]) begin
 					issued_q <= 1'b0; terr_q <= 1'b1; st_q <= S_HAND;
+					bon_q <= 1'b0;           // B's chain stops with A's
 				end else begin
 					terr_q <= 1'b0;
 					mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
 					cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
+					if (bon_q) qstep_q <= 4'd6;
 				end
 			end
 			// t = x - e ln 2
 			S_E2: begin
 				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
 				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
+				if (bon_q) qstep_q <= 4'd7;
 			end
 			// zz = trunc(t 2^63) << 1 (registered: fpr_trunc is a long
 			// path, the mulhi's partial products another): the ticket
 			S_E3: begin
 				tzz_q <= {trunc_add63[62:0], 1'b0};
 				issued_q <= 1'b0; st_q <= S_HAND;
+				if (bon_q) qstep_q <= 4'd8;
 			end
 			// hand the ticket to the back when it is idle: the trial
 			// becomes real (a speculative one: commit its 10 bytes, the
 			// PRNG ptr moves from g to g + 10); then the front starts the
 			// next trial speculatively at g' = fp + 1 if spec_ok, else parks
 			// until the back decides
-			S_HAND: if (bst_q == B_IDLE && !pf_q) begin
+			// (after A accepted with B's chain running, the front only
+			// drains: no hand-over, B's ticket is kept)
+			S_HAND: if (held_q) begin
+				st_q <= S_IDLE;
+			end else if (bst_q == B_IDLE && !pf_q) begin
 				trials_q <= trials_q + 8'd1;
 				if (spec_q) begin cm_valid_o <= 1'b1; cm_ptr_o <= fp_q[8:0]; end
 				if (terr_q) begin
@@ -387,17 +513,25 @@ module samplerz (
 						z0_q <= z0c;
 						z_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
 						fp_q <= {1'b0, fcur_q};
+						// with a pair: B's first trial, if this trial's
+						// predecessor accepts, reads the same bytes (same z)
+						bon_q <= pv_q; qrdy_q <= 1'b0;
+						qz0_q <= z0c;
+						qz_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+						qfp_q <= {1'b0, fcur_q};
 						if (fcur_q <= 9'd500) begin
 							pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
 						end
 						st_q <= S_X1;
 					end else begin
 						spec_q <= 1'b0; st_q <= S_PARK;
+						bon_q <= 1'b0; qrdy_q <= 1'b0;
 					end
 				end
 			end
 			S_PARK: ;
 			S_ERR: begin
+				bon_q <= 1'b0; held_q <= 1'b0; qrdy_q <= 1'b0;
 				z_o <= 32'd0;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
@@ -439,16 +573,25 @@ module samplerz (
 						if (ber_last) begin
 							bst_q <= B_IDLE;
 							if (ber_acc) begin
-								// accept: the sample ends in this cycle
+								// accept: the sample ends in this cycle;
+								// with B's chain beside the speculative
+								// trial (one BerExp byte read: B's bytes
+								// are that trial's), the front drains and
+								// B's ticket is held for the next start
 								z_o <= s_q + {{26{bz_q[5]}}, bz_q};
 								err_o <= ERR_NONE; trials_o <= trials_q; done_o <= 1'b1;
-								pf_q <= 1'b0; st_q <= S_IDLE;
+								if (bon_q && spec_q) begin
+									held_q <= 1'b1;
+								end else begin
+									pf_q <= 1'b0; st_q <= S_IDLE;
+								end
 							end
 							else if (trials_q == maxt_q) begin
 								err_o <= ERR_TRIALS; st_q <= S_ERR;
 							end else if (!spec_q) begin
 								// no speculation made (parked front)
 								issued_q <= 1'b0; pf_q <= 1'b0; st_q <= S_TRIAL;
+								bon_q <= 1'b0;
 							end
 							// else: the speculative trial is the next one
 						end
@@ -466,6 +609,9 @@ module samplerz (
 				bi_q <= bi_q - 3'd1;
 				if (ber_last) begin
 					bst_q <= B_IDLE;
+					// (more than one byte read: B's chain, if any, had
+					// the wrong bytes)
+					bon_q <= 1'b0; qrdy_q <= 1'b0;
 					if (ber_acc) begin
 						// accept: the sample ends in this cycle
 						z_o <= s_q + {{26{bz_q[5]}}, bz_q};
