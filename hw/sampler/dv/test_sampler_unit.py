@@ -77,7 +77,8 @@ class SamplerTB:
         d.cmd_i.value = 0
         for s in ("key_i", "ctr_i", "ptr_i", "mu_i", "isigma_i", "sigma_min_i", "max_trials_i",
                   "ext_sel_i", "ext_rd_valid_i", "ext_rd_align_i", "ext_pk_addr_i",
-                  "ext_cm_valid_i", "ext_cm_ptr_i", "host_rd_i", "host_word_i"):
+                  "ext_cm_valid_i", "ext_cm_ptr_i", "host_rd_i", "host_word_i",
+                  "nmu_i", "nvalid_i"):
             getattr(d, s).value = 0
         for _ in range(3):
             await RisingEdge(d.clk_i)
@@ -135,12 +136,15 @@ class SamplerTB:
         d.ptr_i.value = ptr
         return await self.command(CMD_LOAD)
 
-    async def sample(self, mu, isigma, smin, max_trials=0):
-        """(err, z, trials, counter, ptr, cycles)."""
+    async def sample(self, mu, isigma, smin, max_trials=0, nmu=None):
+        """(err, z, trials, counter, ptr, cycles); nmu: announce the next
+        sample's mu (samplerz's pair speculation)."""
         d = self.dut
         d.mu_i.value, d.isigma_i.value, d.sigma_min_i.value = mu, isigma, smin
         d.max_trials_i.value = max_trials
+        d.nvalid_i.value, d.nmu_i.value = (0, 0) if nmu is None else (1, nmu)
         err, cyc = await self.command(CMD_SAMPLE)
+        d.nvalid_i.value = 0
         z = d.z_o.value.signed_integer
         return (err, z, int(d.trials_o.value), int(d.ctr_o.value), int(d.ptr_o.value), cyc)
 
@@ -453,6 +457,58 @@ async def timing_depends_only_on_trials(dut):
     record("cycle_model", {"setup": a, "per_trial": slope,
                            "per_restart": cc if more else None,
                            "plus": "bytes read on the byte port + refill cycles"})
+
+
+@cocotb.test()
+async def pair_speculation(dut):
+    """Pairs as ffSampling's leaves ask them: A announced with B's mu
+    (nvalid_i), then B; and the starts that must not take B's ticket: a
+    different mu, a different 1/sigma, a different trial limit, a single
+    sample in between. Every z and PRNG state against the library (one
+    stream, refills crossed); B's cycles when announced are lower when the
+    ticket is taken, and the test asserts that both paths happened."""
+    tb = SamplerTB(dut)
+    await tb.start()
+    rng = random.Random(31)
+    smin = ref.sigma_min(9)
+    hi, lo = isigma_bounds(9)
+    state = rand_state(rng)
+    err, _ = await tb.load(state, 0)
+    assert err == ERR_OK
+    model = ref.RefPrng(state, 0)
+    n = 120 if FULL else 48
+    fast = slow = 0
+
+    async def one(mu, isig, nmu=None, maxt=0):
+        got = await tb.sample(mu, isig, smin, max_trials=maxt, nmu=nmu)
+        z, ctr, p = model.samplerz(mu, isig, smin)
+        assert got[0] == ERR_OK and (got[1], got[3], got[4]) == (z, ctr, p), \
+            "mu=%016x: rtl %s, library z=%d ctr=%d ptr=%d" % (mu, got, z, ctr, p)
+        return got
+
+    for i in range(n):
+        isig = f2b(rng.uniform(b2f(lo), b2f(hi)))
+        mu_a, mu_b = f2b(rng.uniform(-200, 200)), f2b(rng.uniform(-200, 200))
+        kind = i % 6
+        a = await one(mu_a, isig, nmu=mu_b)
+        if kind <= 2:                     # the announced B
+            b = await one(mu_b, isig)
+            # a one-trial B: its cycles tell whether the ticket was taken
+            if b[2] == 1:
+                if b[5] < 80:
+                    fast += 1
+                else:
+                    slow += 1
+        elif kind == 3:                   # another mu
+            await one(f2b(rng.uniform(-200, 200)), isig)
+        elif kind == 4:                   # another 1/sigma
+            await one(mu_b, hi if isig != hi else lo)
+        else:                             # B with another trial limit
+            b = await one(mu_b, isig, maxt=200)
+            assert b[2] != 1 or b[5] >= 80, "a start with another trial limit took the ticket"
+        assert a[0] == ERR_OK
+    dut._log.info("pairs: %d one-trial B samples took the ticket, %d did not", fast, slow)
+    assert fast > 0, "no B sample took its speculated ticket"
 
 
 @cocotb.test()

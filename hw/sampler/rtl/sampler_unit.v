@@ -37,6 +37,11 @@ module sampler_unit (
 	input  wire [63:0]  isigma_i,
 	input  wire [63:0]  sigma_min_i,
 	input  wire [7:0]   max_trials_i,
+	// CMD_SAMPLE with nvalid_i: the next SAMPLE is likely SamplerZ(nmu_i,
+	// isigma_i) (samplerz's pair speculation; hold both during the
+	// command; the top ties nvalid_i to 0)
+	input  wire [63:0]  nmu_i,
+	input  wire         nvalid_i,
 	output reg          done_o,
 	output reg  [2:0]   err_o,
 	output wire [31:0]  z_o,
@@ -107,7 +112,7 @@ module sampler_unit (
 		.clk_i(clk_i), .rst_ni(rst_ni),
 		.start_i(accept & (cmd_i == CMD_SAMPLE) & loaded_o),
 		.mu_i(mu_i), .isigma_i(isigma_i), .sigma_min_i(sigma_min_i),
-		.max_trials_i(max_trials_i), .nmu_i(64'd0), .nvalid_i(1'b0),
+		.max_trials_i(max_trials_i), .nmu_i(nmu_i), .nvalid_i(nvalid_i),
 		.done_o(z_done), .z_o(z_o), .err_o(z_err), .trials_o(trials_o),
 		.busy_o(z_busy),
 		.rd_valid_o(rd_valid), .rd_align_o(rd_align), .rd_ready_i(rd_ready),

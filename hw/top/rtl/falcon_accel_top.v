@@ -250,7 +250,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 			.cmd_ready_o(),
 			.key_i(r_sz_key), .ctr_i(r_sz_ctr), .ptr_i(r_sz_ptr),
 			.mu_i(r_sz_mu), .isigma_i(r_sz_isig), .sigma_min_i(r_sz_smin),
-			.max_trials_i(r_sz_maxt),
+			.max_trials_i(r_sz_maxt), .nmu_i(64'd0), .nvalid_i(1'b0),
 			.done_o(sz_done), .err_o(sz_err), .z_o(sz_z), .trials_o(sz_trials),
 			.key_o(), .ctr_o(sz_ctr), .ptr_o(sz_ptr), .refills_o(), .loaded_o(sz_loaded),
 			.ext_sel_i(fs_busy), .ext_rd_valid_i(fs_rd_valid), .ext_rd_align_i(fs_rd_align),
