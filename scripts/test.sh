@@ -43,7 +43,9 @@ counts() {
 run() {
   local name=$1 log rc p f s c; shift
   steps=$((steps + 1))
-  log=$LOGS/$(printf '%02d' "$steps")-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').log
+  # (the name cut to 80 characters: a long step name made a file name
+  # over the file system's limit, and the step's log and counts were lost)
+  log=$LOGS/$(printf '%02d' "$steps")-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_' | cut -c1-80).log
   step "$name"
   "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
