@@ -19,6 +19,7 @@ import struct
 import sys
 
 import cocotb
+import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
@@ -44,7 +45,7 @@ def record(key, value):
     $FA_HW_BUILD/ffsamp_results.json."""
     import json
     from fa_cocotb import SIM_BUILD
-    path = os.path.join(SIM_BUILD, "ffsamp_results.json")
+    path = os.path.join(SIM_BUILD, os.environ.get("FA_FFSAMP_RESULTS", "ffsamp_results.json"))
     data = {}
     if os.path.exists(path):
         with open(path) as f:
@@ -325,14 +326,23 @@ async def timing_outside_samplerz(dut):
     record("outside_samplerz_cycles", {str(logn): rest.pop()})
 
 
-def test_ffsamp_unit():
+# the engine with four element threads (the default) and, in the short
+# runs, eight (THREADS_LOG2 = 3); FA_FFSAMP_THREADS_LOG2 picks one
+THREADS = ([int(os.environ["FA_FFSAMP_THREADS_LOG2"])] if os.environ.get("FA_FFSAMP_THREADS_LOG2")
+           else [2, 3] if max(logns()) <= 4 else [2])
+
+
+@pytest.mark.parametrize("threads_log2", THREADS)
+def test_ffsamp_unit(threads_log2):
     from fa_cocotb import ip_sources, manifest, run
     ref.build()
     maxlogn = max(max(logns()), 4)
     run("ffsamp_unit",
         ip_sources("fp64", "fft", "sampler") + manifest("ffsamp/data/ffsamp_unit.f"),
-        "test_ffsamp_unit", HERE, parameters={"MAXLOGN": maxlogn},
-        extra_env=dict({"FA_FFSAMP_LOGNS": " ".join(str(x) for x in logns())},
+        "test_ffsamp_unit", HERE, parameters={"MAXLOGN": maxlogn, "THREADS_LOG2": threads_log2},
+        extra_env=dict({"FA_FFSAMP_LOGNS": " ".join(str(x) for x in logns()),
+                        "FA_FFSAMP_RESULTS": "ffsamp_results.json" if threads_log2 == 2
+                        else "ffsamp_results_t%d.json" % threads_log2},
                        **({"TESTCASE": os.environ["FA_FFSAMP_TESTS"]}
                           if os.environ.get("FA_FFSAMP_TESTS") else {})))
 

@@ -83,7 +83,10 @@
 // stream positions).
 `default_nettype none
 module ffsamp_engine #(
-	parameter integer MAXLOGN = 10
+	parameter integer MAXLOGN = 10,
+	// log2 of the element threads (2: four, the default; 3: eight, faster
+	// on the throughput-bound levels, larger: hw/ffsamp/doc/ffsamp.md)
+	parameter integer THREADS_LOG2 = 2
 ) (
 	input  wire        clk_i,
 	input  wire        rst_ni,
@@ -496,7 +499,7 @@ module ffsamp_engine #(
 	// R(8t) .. R(8t + 7); each runs the kernel's microprogram on one
 	// element at a time, in order, and takes the next element index when
 	// it reaches END
-	localparam integer TW = 2;               // log2 of the thread count
+	localparam integer TW = THREADS_LOG2;    // log2 of the thread count
 	localparam integer NT = 1 << TW;
 	localparam integer RW = TW + 3;          // register index width
 	localparam integer NR = 8 << TW;
@@ -674,7 +677,7 @@ module ffsamp_engine #(
 	// (threads 0 and 1, f < 16)
 	wire kmps = (kind_q == K_MPS);
 	function [RW-1:0] rix(input m, input [TW-1:0] t, input [4:0] f);
-		rix = m ? {t[0], f[3:0]} : ({t, 3'b000} | f[RW-1:0]);
+		rix = m ? {t[0], f[3:0]} : ({t, 3'b000} | f);
 	endfunction
 
 	// per thread: the current instruction, whether it may issue (its

@@ -32,7 +32,8 @@
 `default_nettype none
 `include "fa_regs.vh"
 module ffsamp_host #(
-	parameter integer MAXLOGN = 10
+	parameter integer MAXLOGN = 10,
+	parameter integer THREADS_LOG2 = 2      // ffsamp_engine's
 ) (
 	input  wire        clk_i,
 	input  wire        rst_ni,
@@ -133,7 +134,7 @@ module ffsamp_host #(
 	wire [15:0] e_samples;
 	wire [31:0] e_szc;
 	reg         nos_q;                  // refused for want of a PRNG state
-	ffsamp_engine #(.MAXLOGN(MAXLOGN)) u_engine (
+	ffsamp_engine #(.MAXLOGN(MAXLOGN), .THREADS_LOG2(THREADS_LOG2)) u_engine (
 		.clk_i(clk_i), .rst_ni(rst_ni),
 		.mem_we_i(e_we), .mem_sel_i(tree_sel_i), .mem_addr_i(e_addr),
 		.mem_wdata_i({str_wdata_i, lo_q}), .mem_rdata_o(e_rdata),

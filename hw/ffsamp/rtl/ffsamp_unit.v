@@ -10,7 +10,8 @@
 // ffsamp_engine's.
 `default_nettype none
 module ffsamp_unit #(
-	parameter integer MAXLOGN = 10
+	parameter integer MAXLOGN = 10,
+	parameter integer THREADS_LOG2 = 2      // ffsamp_engine's
 ) (
 	input  wire         clk_i,
 	input  wire         rst_ni,
@@ -56,7 +57,7 @@ module ffsamp_unit #(
 		.loaded_o(loaded), .busy_o(prng_busy_o), .refills_o(refills_o),
 		.pk_addr_i(pk_addr), .pk_byte_o(pk_byte), .cm_valid_i(cm_valid), .cm_ptr_i(cm_ptr));
 
-	ffsamp_engine #(.MAXLOGN(MAXLOGN)) u_engine (
+	ffsamp_engine #(.MAXLOGN(MAXLOGN), .THREADS_LOG2(THREADS_LOG2)) u_engine (
 		.clk_i(clk_i), .rst_ni(rst_ni),
 		.mem_we_i(mem_we_i), .mem_sel_i(mem_sel_i), .mem_addr_i(mem_addr_i),
 		.mem_wdata_i(mem_wdata_i), .mem_rdata_o(mem_rdata_o),

@@ -67,6 +67,7 @@
 `include "fa_regs.vh"
 module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER = 0,
 	parameter KECCAK = 0, parameter FFSAMP = 0, parameter FS_MAXLOGN = 10,
+	parameter FS_THREADS_LOG2 = 2,
 	parameter MLKEM = 0, parameter KEMENC = 0) (
 	input  wire        aclk,
 	input  wire        aresetn,
@@ -625,7 +626,7 @@ module falcon_accel_top #(parameter P = 4, parameter LP = 2, parameter SAMPLER =
 	// its register writes and STREAM rewinds as decoded in S_WEXEC above
 	wire fs_reg_wr = (st == S_WEXEC) && !is_win && reg_wok;
 	generate if (FFSAMP != 0) begin : g_ffsamp
-		ffsamp_host #(.MAXLOGN(FS_MAXLOGN)) u_ffsamp (
+		ffsamp_host #(.MAXLOGN(FS_MAXLOGN), .THREADS_LOG2(FS_THREADS_LOG2)) u_ffsamp (
 			.clk_i(aclk), .rst_ni(aresetn),
 			.tree_sel_i(r_target == `FA_TARGET_FS_TREE),
 			.str_rewind_i(fs_reg_wr && (a_addr == `FA_REG_STREAM) && target_ok),
