@@ -40,8 +40,9 @@
 // and the target answer SLVERR / ERR = ACCESS.
 //
 // FFSAMP = 1 (default 0; needs SAMPLER = 1 for its PRNG; at P = 4 the top
-// alone is at 96 % of the XC7A100T's LUTs and the engine adds ~24 k LUT
-// and 41 BRAM36, hw/ffsamp/doc/ffsamp.md: it fits beside P <= 2) adds the
+// alone is at 97 % of the XC7A100T's LUTs; at P = 1 with the sampler and
+// the engine one flattened synthesis counts 96.8 % without Yosys' per-flop
+// reset inverters, hw/ffsamp/doc/ffsamp.md: it fits beside P = 1) adds the
 // fast-Fourier sampling engine (hw/ffsamp, ffsamp_host around
 // ffsamp_engine, FS_MAXLOGN = the largest logn it holds): op FFSAMPLING
 // (src/sign.c's ffsamp_tree, bit-exact) with the tree memory (stream
@@ -49,6 +50,9 @@
 // FS_WORK: t0, t1 in, z0, z1 out; STREAM.START picks the first word),
 // SamplerZ on sampler_unit's PRNG (SZ_LOAD before; SZ_STATE_* after),
 // errors in FS_RESULT (STATUS.ERR = FFSAMP), the FS_WDOG cycle watchdog.
+// FS_THREADS_LOG2 (default 2: four element threads) sets the engine's
+// thread count; eight (3) are faster but do not fit the XC7A100T beside
+// the NTT/FFT engine (hw/ffsamp/doc/ffsamp.md, Resources).
 //
 // MLKEM = 1 (default 0: the P = 4 top alone is at 96 % of the XC7A100T's
 // LUTs; hw/ntt/doc/mlkem_mode.md has its cost) adds the ML-KEM (q = 3329)
