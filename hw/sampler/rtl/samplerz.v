@@ -152,12 +152,11 @@ module samplerz (
 	reg  [3:0]  qstep_q;         // B's operation to issue this cycle (0: none)
 	reg  [63:0] qx_q, qtzz_q;
 	reg  [31:0] qfe_q;
-	reg  [5:0]  qz_q;
-	reg  [4:0]  qz0_q;
-	reg  [9:0]  qfp_q;           // B's first BerExp byte position
 	reg         qrdy_q;          // B's ticket is complete
 	reg         held_q;          // A accepted after one BerExp byte with B's
-	                             // chain running: B's ticket is kept
+	                             // chain running: B's ticket is kept (its
+	                             // z, z0 and fp are the front's z_q, z0_q,
+	                             // fp_q, which the drain does not change)
 	reg         ps_q;            // a start latched while draining
 	reg  [63:0] lmu_q, lisig_q, lsmin_q;
 	reg  [7:0]  lmaxt_q;
@@ -211,6 +210,11 @@ module samplerz (
 	sampler_mulhi u_mulhi (.clk_i(clk_i), .rst_ni(rst_ni), .en_i(mh_en),
 		.a_i(mh_a), .b_i(mh_b), .c_i(mh_c), .sub_i(mh_sub), .y_o(mh_y));
 
+	// z = b ? z0 + 1 : -z0 (the base sampler's sign byte b, low bit)
+	function [5:0] zsigned(input b, input [4:0] z0);
+		zsigned = b ? {1'b0, z0} + 6'd1 : 6'd0 - {1'b0, z0};
+	endfunction
+
 	// fpr_half (src/fpr.h): exponent field minus one, zero below field 2
 	function [63:0] fhalf(input [63:0] x);
 		fhalf = (x[62:52] >= 11'd2) ? (x - 64'h0010000000000000) : (x & SIGN);
@@ -230,7 +234,7 @@ module samplerz (
 	// mu, A's 1/sigma, sigma_min and trial limit) and the PRNG is still
 	// where A's accepting byte left it (B's bytes start there)
 	wire take = held_q & qrdy_q & (in_mu == bmu_q) & (in_isig == isig_q)
-		& (in_smin == smin_q) & (in_maxt == maxt_q) & ({1'b0, ptr_i} + 10'd10 == qfp_q);
+		& (in_smin == smin_q) & (in_maxt == maxt_q) & ({1'b0, ptr_i} + 10'd10 == fp_q);
 
 	// base sampler compares and their count, taken with the sign byte
 	reg [17:0] lt;
@@ -307,8 +311,8 @@ module samplerz (
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
 			pv_q <= 1'b0; bmu_q <= 64'd0; br_q <= 64'd0; bs_q <= 32'd0; bon_q <= 1'b0;
-			qstep_q <= 4'd0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0; qz_q <= 6'd0;
-			qz0_q <= 5'd0; qfp_q <= 10'd0; qrdy_q <= 1'b0; held_q <= 1'b0; ps_q <= 1'b0;
+			qstep_q <= 4'd0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0;
+			qrdy_q <= 1'b0; held_q <= 1'b0; ps_q <= 1'b0;
 			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
@@ -386,7 +390,7 @@ module samplerz (
 					// committed there); the prefetch of its next trial's
 					// bytes goes on
 					mu_q <= in_mu; s_q <= bs_q; r_q <= br_q; pv_q <= 1'b0;
-					spec_q <= 1'b1; fp_q <= qfp_q; z_q <= qz_q; z0_q <= qz0_q;
+					spec_q <= 1'b1;
 					tzz_q <= qtzz_q; fe_q <= qfe_q; terr_q <= 1'b0;
 					st_q <= S_HAND;
 				end else begin
@@ -412,7 +416,7 @@ module samplerz (
 				if (nb_q == 4'd9) begin
 					// b = this byte's low bit; z = b ? z0 + 1 : -z0
 					z0_q <= z0c;
-					z_q <= f_byte[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+					z_q <= zsigned(f_byte[0], z0c);
 					// position of this trial's first BerExp byte; the
 					// prefetch of the next trial's bytes if spec_ok
 					fp_q <= {1'b0, ptr_i} + 10'd1;
@@ -511,14 +515,11 @@ module samplerz (
 						// prefetch if that is <= 500
 						spec_q <= 1'b1;
 						z0_q <= z0c;
-						z_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
+						z_q <= zsigned(nsb_q[0], z0c);
 						fp_q <= {1'b0, fcur_q};
 						// with a pair: B's first trial, if this trial's
 						// predecessor accepts, reads the same bytes (same z)
 						bon_q <= pv_q; qrdy_q <= 1'b0;
-						qz0_q <= z0c;
-						qz_q <= nsb_q[0] ? {1'b0, z0c} + 6'd1 : 6'd0 - {1'b0, z0c};
-						qfp_q <= {1'b0, fcur_q};
 						if (fcur_q <= 9'd500) begin
 							pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
 						end
