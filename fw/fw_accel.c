@@ -552,21 +552,21 @@ static int accel_init(void)
 		tab_accel.mq_intt = acc_intt;
 		tab_accel.mq_poly_mul_ntt = acc_ntt_mul;
 		if (tab_state == 1) {
-			have_keccak = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
-				& FA_RTL_CONFIG_KECCAK_MASK) != 0;
+			/* the optional units, from one CONFIG read */
+			uint32_t cfg = mmio_rd(ACC(FA_RTL_REG_CONFIG));
+
+			have_keccak = (cfg & FA_RTL_CONFIG_KECCAK_MASK) != 0;
 			tab_accel.keccak_f1600 = acc_keccak;
-			have_eksum = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
-				& FA_RTL_CONFIG_EKSUM_MASK) != 0;
+			have_eksum = (cfg & FA_RTL_CONFIG_EKSUM_MASK) != 0;
 			tab_accel.ek_checksum32 = acc_ek_checksum32;
-			have_mlkem = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
-				& FA_RTL_CONFIG_MLKEM_MASK) != 0;
+			have_mlkem = (cfg & FA_RTL_CONFIG_MLKEM_MASK) != 0;
 			tab_accel.mlkem_ntt = acc_kem_ntt;
 			tab_accel.mlkem_invntt = acc_kem_invntt;
 			tab_accel.mlkem_basemul_acc = acc_kem_basemul_acc;
 			tab_accel.keccak_x4 = acc_keccak_x4;
-			have_sampler = (mmio_rd(ACC(FA_RTL_REG_CONFIG))
-				& FA_RTL_CONFIG_SAMPLER_MASK) != 0;
-			have_ffsamp = have_sampler && fa_rtl_drv_fs_present(&tr_dma);
+			have_sampler = (cfg & FA_RTL_CONFIG_SAMPLER_MASK) != 0;
+			have_ffsamp = have_sampler
+				&& (cfg & FA_RTL_CONFIG_FFSAMP_MASK) != 0;
 			tab_accel.samplerz = acc_samplerz;
 			tab_accel.samplerz_pair = acc_samplerz_pair;
 			tab_accel.prng_refill = acc_prng_refill;

@@ -126,7 +126,8 @@ int fa_rtl_drv_ffsampling(fa_rtl_transport *t, const uint64_t *t0,
 /* The SamplerZ PRNG's current buffer (target SZ_BUF, burst path only: -1
    without one or when refused, e.g. before any SZ_LOAD): the library's
    fa_prng buf for the device's state (blocks SZ_STATE_CTR - 8 ..
-   SZ_STATE_CTR - 1); buf may have been written on a failure. */
+   SZ_STATE_CTR - 1); buf may have been written on a failure. buf is
+   4-byte aligned (on little-endian hosts the words land in it directly). */
 int fa_rtl_drv_sz_buf(fa_rtl_transport *t, uint8_t buf[512], fa_rtl_kstat *st);
 /* Expanded-key checksum unit (CONFIG.EKSUM; hw/eksum). eksum_present: 1
    when the device has it. eksum_lanes: EKSUM <- logn (seeds), the nw

@@ -25,6 +25,18 @@ static int rd(fa_rtl_transport *t, uint32_t off, uint32_t *v)
 	return t->rd(t->ctx, off, v);
 }
 
+/* 1 when CONFIG has the bits of mask set (a unit built in); 0 on a bus
+   error. */
+static int config_has(fa_rtl_transport *t, uint32_t mask)
+{
+	uint32_t cfg = 0;
+
+	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
+		return 0;
+	}
+	return (cfg & mask) == mask;
+}
+
 static uint32_t win_base(unsigned win)
 {
 	switch (win) {
@@ -407,12 +419,7 @@ int fa_rtl_drv_samplerz(fa_rtl_transport *t, uint64_t mu, uint64_t isigma,
 
 int fa_rtl_drv_keccak_present(fa_rtl_transport *t)
 {
-	uint32_t cfg = 0;
-
-	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
-		return 0;
-	}
-	return (cfg & FA_RTL_CONFIG_KECCAK_MASK) != 0;
+	return config_has(t, FA_RTL_CONFIG_KECCAK_MASK);
 }
 
 int fa_rtl_drv_keccak_clear(fa_rtl_transport *t)
@@ -490,12 +497,7 @@ int fa_rtl_drv_keccak_f1600(fa_rtl_transport *t, uint64_t *a,
 
 int fa_rtl_drv_fs_present(fa_rtl_transport *t)
 {
-	uint32_t cfg = 0;
-
-	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
-		return 0;
-	}
-	return (cfg & FA_RTL_CONFIG_FFSAMP_MASK) != 0;
+	return config_has(t, FA_RTL_CONFIG_FFSAMP_MASK);
 }
 
 int fa_rtl_drv_fs_tree(fa_rtl_transport *t, const uint64_t *tree,
@@ -653,12 +655,7 @@ int fa_rtl_drv_sz_buf(fa_rtl_transport *t, uint8_t buf[512], fa_rtl_kstat *st)
 
 int fa_rtl_drv_eksum_present(fa_rtl_transport *t)
 {
-	uint32_t cfg = 0;
-
-	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
-		return 0;
-	}
-	return (cfg & FA_RTL_CONFIG_EKSUM_MASK) != 0;
+	return config_has(t, FA_RTL_CONFIG_EKSUM_MASK);
 }
 
 int fa_rtl_drv_eksum_lanes(fa_rtl_transport *t, const uint32_t *w, size_t nw,
@@ -749,12 +746,7 @@ static void kem_pack(uint32_t *w, const int16_t *a)
 
 int fa_rtl_drv_kem_present(fa_rtl_transport *t)
 {
-	uint32_t cfg = 0;
-
-	if (rd(t, FA_RTL_REG_CONFIG, &cfg) != 0) {
-		return 0;
-	}
-	return (cfg & FA_RTL_CONFIG_MLKEM_MASK) != 0;
+	return config_has(t, FA_RTL_CONFIG_MLKEM_MASK);
 }
 
 /* A (and B) in, op, A out as 256 values in [0, q-1] (sum: added to acc
