@@ -28,9 +28,6 @@ import soc_link  # noqa: E402
 
 OPS = {"kem_keygen": 8, "kem_encaps": 9, "kem_decaps": 10}   # fw/soc_proto.h
 soc_link.OPS.update(OPS)
-KEM_KERNELS = ["mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc"]   # fa_rtl.h, after fs_tree
-if "mlkem_ntt" not in soc_link.KERNELS:      # an older soc_link
-    soc_link.KERNELS = soc_link.KERNELS + KEM_KERNELS
 MODES = ["fw", "accel", "dma", "kemenc"]
 # kemenc (fw/soc_proto.h FA_SOC_MODE_KEMENC): the dma path, but ML-KEM-768
 # encaps on the accelerator's encaps sequencer (hw/mlkem) when built in
