@@ -43,9 +43,10 @@
 // PRNG state after a sample is the library's. The speculative trial's 10
 // bytes are prefetched while the front runs trial k's x chain; its z is
 // formed in the hand-over cycle; the accepting byte's cycle ends the
-// sample. Cycles per sample (no refill wait): 43 + 46 trials + 41 (trials
+// sample. Cycles per sample (no refill wait): 42 + 40 trials + 40 (trials
 // started at the committed cursor - 1) + bytes read on the byte port
-// (measured, test-sampler).
+// (measured, test-sampler; 43 + 46 + 41 before the FP operands went to
+// the units in their issue cycle, see "FP units" below).
 //
 // Pair speculation (nvalid_i, the leaves of ffSampling): while this sample
 // A runs its speculative trial k+1 at the cursor g (guessing that trial k
@@ -103,6 +104,10 @@ module samplerz (
 		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2), .fpr_ptwo63_o(SAMPLER_FPR_PTWO63));
 	localparam [63:0] SIGN = 64'h8000000000000000;
 	localparam integer LAT_ADD = 6, LAT_MUL = 5;
+	// S_WAIT cycles after an issue before the state that reads the result
+	localparam [3:0] WAIT_ADD = LAT_ADD - 2, WAIT_MUL = LAT_MUL - 2;
+	// sampler_mulhi's latency: one Horner step every LAT_MH cycles
+	localparam [1:0] LAT_MH = 2'd3;
 	localparam [1:0] ERR_NONE = 2'd0, ERR_ARG = 2'd1, ERR_RANGE = 2'd2, ERR_TRIALS = 2'd3;
 
 	localparam [4:0]
@@ -131,6 +136,7 @@ module samplerz (
 	reg  [63:0] mu_q, isig_q, smin_q;
 	reg  [7:0]  maxt_q;
 	reg  [31:0] s_q;             // floor(mu)
+	reg  [63:0] fs_q;            // fpr_of(s_q), then fpr_of(bs_q) (setup)
 	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, zb_q;
 	reg  [31:0] e_q;             // back: (int) trunc(x / ln 2)
 	reg  [71:0] v_q;
@@ -161,11 +167,22 @@ module samplerz (
 	reg  [63:0] lmu_q, lisig_q, lsmin_q;
 	reg  [7:0]  lmaxt_q;
 
-	// FP units, operands registered; results held while operands are
+	// FP units. An operation issues in the cycle its state decides it:
+	// the operands go to the unit's first stage directly (add_iss /
+	// mul_iss with add_a_d ... below), so a result is read LAT_ADD = 6
+	// (LAT_MUL = 5) cycles after its issue. Between issues the unit sees
+	// the last issued operands again (held in add_a_q ...), so a result
+	// stays readable until LAT cycles after the next issue.
 	reg  [63:0] add_a_q, add_b_q, mul_a_q, mul_b_q;
+	reg         add_iss, mul_iss;
+	reg  [63:0] add_a_d, add_b_d, mul_a_d, mul_b_d;
+	wire [63:0] add_a = add_iss ? add_a_d : add_a_q;
+	wire [63:0] add_b = add_iss ? add_b_d : add_b_q;
+	wire [63:0] mul_a = mul_iss ? mul_a_d : mul_a_q;
+	wire [63:0] mul_b = mul_iss ? mul_b_d : mul_b_q;
 	wire [63:0] add_y, mul_y;
-	fp64_add u_add (.clk(clk_i), .a(add_a_q), .b(add_b_q), .y(add_y));
-	fp64_mul u_mul (.clk(clk_i), .a(mul_a_q), .b(mul_b_q), .y(mul_y));
+	fp64_add u_add (.clk(clk_i), .a(add_a), .b(add_b), .y(add_y));
+	fp64_mul u_mul (.clk(clk_i), .a(mul_a), .b(mul_b), .y(mul_y));
 
 	// x 2^63 of a binary64 that is zero or has |x| < 2^960: exact, so it
 	// is the exponent field plus 63 (a zero or subnormal x gives a zero
@@ -192,18 +209,23 @@ module samplerz (
 	// conversions
 	wire [63:0] f_s, f_z, f_z0sq, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
 	// step 4 of the setup converts B's floor (pair speculation)
-	sampler_i2f u_i2f_s  (.i_i((su_q == 4'd4) ? bs_q : s_q), .f_o(f_s));
+	sampler_i2f u_i2f_s  (.i_i((su_q == 4'd4) ? bs_q : s_q), .f_o(f_s));  // registered in fs_q
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
 	wire [63:0] f_e = ftrunc_pos(mul_y);
+	// (int) trunc(y) < 0 for the y = x / ln 2 of S_E1, i.e. y <= -1:
+	// exact for |y| < 2^31, and x >= -18^2 / (2 sigma0^2) > -49 for every
+	// z0 the base sampler gives (the same flag as trunc_mul[31], without
+	// the conversion on the issue path)
+	wire        eneg = mul_y[63] & (mul_y[62:52] >= 11'd1023);
 	// step 3 of the setup takes B's floor (pair speculation)
 	sampler_f2i u_floor  (.f_i((su_q == 4'd3) ? bmu_q : mu_q), .floor_i(1'b1), .i_o(floor_mu));
 	sampler_f2i u_trunc  (.f_i(mul_y), .floor_i(1'b0), .i_o(trunc_mul));
 	sampler_f2i u_trunca (.f_i(scale63(add_y)), .floor_i(1'b0), .i_o(trunc_add63));
 	sampler_f2i u_truncm (.f_i(scale63(mul_y)), .floor_i(1'b0), .i_o(trunc_mul63));
 
-	// 64 x 64 -> high 64 (optionally C - high), three-stage pipeline
+	// 64 x 64 -> high 64 (optionally C - high), two-stage pipeline
 	reg         mh_en, mh_sub;
 	reg  [63:0] mh_a, mh_b, mh_c;
 	wire [63:0] mh_y;
@@ -287,7 +309,7 @@ module samplerz (
 	wire spec_ok = (fp_q <= 10'd500);
 
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
-	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every three
+	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every LAT_MH
 	// cycles (the pipeline's latency), the result read when the next issues
 	always @(*) begin
 		mh_en = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
@@ -297,6 +319,56 @@ module samplerz (
 		mh_sub = (hk_q != 4'd13);
 	end
 
+	// FP issues of this cycle: the per-sample setup, B's chain (one cycle
+	// after the front's issue of the same step) and the front's chain.
+	// They never fall in one cycle (the setup is over before S_X1, and the
+	// front waits at least WAIT_MUL + 1 cycles between its own issues).
+	always @(*) begin
+		add_iss = 1'b0; add_a_d = add_a_q; add_b_d = add_b_q;
+		mul_iss = 1'b0; mul_a_d = mul_a_q; mul_b_d = mul_b_q;
+		case (su_q)
+		4'd2: begin mul_iss = 1'b1; mul_a_d = isig_q; mul_b_d = isig_q; end          // isigma^2
+		4'd3: begin
+			add_iss = 1'b1; add_a_d = mu_q; add_b_d = fs_q ^ SIGN;               // r = mu - s
+			mul_iss = 1'b1; mul_a_d = isig_q; mul_b_d = smin_q;                  // ccs
+		end
+		4'd5: if (pv_q) begin
+			add_iss = 1'b1; add_a_d = bmu_q; add_b_d = fs_q ^ SIGN;              // r_B
+		end
+		default: ;
+		endcase
+		case (qstep_q)
+		4'd1: begin add_iss = 1'b1; add_a_d = f_z; add_b_d = br_q ^ SIGN; end    // z - r_B
+		4'd2: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = add_y; end        // ^2
+		4'd3: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // * dss
+		4'd4: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // - t4
+		4'd5: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
+		4'd6: if (!eneg) begin                                                   // e ln 2
+			mul_iss = 1'b1; mul_a_d = f_e; mul_b_d = SAMPLER_FPR_LOG2;
+		end
+		4'd7: begin add_iss = 1'b1; add_a_d = qx_q; add_b_d = mul_y ^ SIGN; end  // x - e ln 2
+		default: ;
+		endcase
+		case (st_q)
+		S_X1: if (!issued_q) begin
+			if (su_q == 4'd0) begin
+				add_iss = 1'b1; add_a_d = f_z; add_b_d = r_q ^ SIGN;             // t1 = z - r
+				mul_iss = 1'b1; mul_a_d = f_z0sq; mul_b_d = SAMPLER_FPR_INV_2SQRSIGMA0;  // t4
+			end
+		end else begin
+			mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = add_y;                    // t2 = t1^2
+		end
+		S_X2: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // t3 = t2 dss
+		S_X3: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // x = t3 - t4
+		S_X4: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
+		S_E1: if (!eneg) begin                                                   // e ln 2
+			mul_iss = 1'b1; mul_a_d = f_e; mul_b_d = SAMPLER_FPR_LOG2;
+		end
+		S_E2: begin add_iss = 1'b1; add_a_d = x_q; add_b_d = mul_y ^ SIGN; end   // t = x - e ln 2
+		default: ;
+		endcase
+	end
+
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin
 			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0; su_q <= 4'd0;
@@ -304,7 +376,7 @@ module samplerz (
 			terr_q <= 1'b0; tzz_q <= 64'd0; bz_q <= 6'd0;
 			cm_valid_o <= 1'b0; cm_ptr_o <= 9'd0;
 			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
-			s_q <= 32'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
+			s_q <= 32'd0; fs_q <= 64'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
 			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; zb_q <= 64'd0;
 			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; z0_q <= 5'd0;
 			z_q <= 6'd0; hk_q <= 4'd0; hc_q <= 2'd0; bi_q <= 3'd0; trials_q <= 8'd0;
@@ -317,32 +389,33 @@ module samplerz (
 		end else begin
 			done_o <= 1'b0;
 			cm_valid_o <= 1'b0;
+			if (add_iss) begin add_a_q <= add_a_d; add_b_q <= add_b_d; end
+			if (mul_iss) begin mul_a_q <= mul_a_d; mul_b_q <= mul_b_d; end
 			// Per-sample setup, a fixed schedule on the FP units beside
 			// the first trial's bytes (which take at least 11 cycles, so it
-			// is over before S_X1): s = floor(mu); r = mu - s and isigma^2
-			// (issued at step 2), ccs = isigma sigma_min (step 3); dss =
-			// half(isigma^2) at step 8 (multiplier: result 6 cycles after
-			// issue), r and c63 = trunc(ccs 2^63) << 1 at step 9 (adder: 7).
+			// is over before S_X1): s = floor(mu) (step 1), fpr_of(s)
+			// (step 2, registered); isigma^2 issued at step 2, r = mu - s
+			// and ccs = isigma sigma_min at step 3 (the issues of the
+			// always block above); dss = half(isigma^2) at step 7 (the
+			// multiplier's result 5 cycles after its issue), r and c63 =
+			// trunc(ccs 2^63) << 1 at step 9 (the adder's: 6).
 			// With a pair (nvalid_i at step 2): B's mu (step 2), its
 			// floor (step 3, the floor converter's input switched to B's
-			// mu) and r_B = mu_B - floor(mu_B) (issued at step 4, read at
-			// step 11, before the first trial's bytes are in); its dss
-			// and c63 are A's (the same 1/sigma and sigma_min).
+			// mu), fpr_of of it (step 4) and r_B = mu_B - floor(mu_B)
+			// (issued at step 5, read at step 11, before the first trial's
+			// bytes are in); its dss and c63 are A's (the same 1/sigma and
+			// sigma_min).
 			if (su_q != 4'd0) begin
 				su_q <= (su_q == (pv_q ? 4'd11 : 4'd9)) ? 4'd0 : su_q + 4'd1;
 				case (su_q)
 				4'd1: s_q <= floor_mu[31:0];
 				4'd2: begin
-					add_a_q <= mu_q; add_b_q <= f_s ^ SIGN;
-					mul_a_q <= isig_q; mul_b_q <= isig_q;
+					fs_q <= f_s;
 					pv_q <= nvalid_i; bmu_q <= nmu_i;
 				end
-				4'd3: begin
-					mul_a_q <= isig_q; mul_b_q <= smin_q;
-					bs_q <= floor_mu[31:0];
-				end
-				4'd4: if (pv_q) begin add_a_q <= bmu_q; add_b_q <= f_s ^ SIGN; end
-				4'd8: dss_q <= fhalf(mul_y);
+				4'd3: bs_q <= floor_mu[31:0];
+				4'd4: fs_q <= f_s;
+				4'd7: dss_q <= fhalf(mul_y);
 				4'd9: begin r_q <= add_y; c63_q <= {trunc_mul63[62:0], 1'b0}; end
 				4'd11: br_q <= add_y;
 				default: ;
@@ -353,20 +426,13 @@ module samplerz (
 			// one cycle after A's, and the front waits at least five cycles
 			// between its issues, so the two never issue in one cycle) ----
 			qstep_q <= 4'd0;
+			// (its issues are in the always block above)
 			case (qstep_q)
-			4'd1: begin add_a_q <= f_z; add_b_q <= br_q ^ SIGN; end          // z - r_B
-			4'd2: begin mul_a_q <= add_y; mul_b_q <= add_y; end              // ^2
-			4'd3: begin mul_a_q <= mul_y; mul_b_q <= dss_q; end              // * dss
-			4'd4: begin add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN; end        // - t4
-			4'd5: begin                                                      // x / ln 2
-				qx_q <= add_y; mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
-			end
-			4'd6: begin                                                      // e, e ln 2
+			4'd5: qx_q <= add_y;                                             // x_B
+			4'd6: begin                                                      // e
 				qfe_q <= trunc_mul[31:0];
-				if (trunc_mul[31]) bon_q <= 1'b0;    // e < 0: B is not kept
-				else begin mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2; end
+				if (eneg) bon_q <= 1'b0;             // e < 0: B is not kept
 			end
-			4'd7: begin add_a_q <= qx_q; add_b_q <= mul_y ^ SIGN; end        // t = x - e ln 2
 			4'd8: begin qtzz_q <= {trunc_add63[62:0], 1'b0}; qrdy_q <= bon_q; end
 			default: ;
 			endcase
@@ -429,36 +495,31 @@ module samplerz (
 				end
 			end
 			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2) (after the setup)
+			// (the issues of S_X1 .. S_E2 are in the always block above)
 			S_X1: if (!issued_q) begin
 				if (su_q == 4'd0) begin
-					add_a_q <= f_z; add_b_q <= r_q ^ SIGN;
-					mul_a_q <= f_z0sq; mul_b_q <= SAMPLER_FPR_INV_2SQRSIGMA0;
-					cnt_q <= LAT_ADD - 1; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
+					cnt_q <= WAIT_ADD; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
 					if (bon_q) qstep_q <= 4'd1;
 				end
 			end else begin
 				t4_q <= mul_y;
-				mul_a_q <= add_y; mul_b_q <= add_y;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
+				cnt_q <= WAIT_MUL; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd2;
 			end
 			// t2 = t1^2
 			S_X2: begin
-				mul_a_q <= mul_y; mul_b_q <= dss_q;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
+				cnt_q <= WAIT_MUL; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd3;
 			end
 			// t3 = t2 * dss
 			S_X3: begin
-				add_a_q <= mul_y; add_b_q <= t4_q ^ SIGN;
-				cnt_q <= LAT_ADD - 1; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
+				cnt_q <= WAIT_ADD; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd4;
 			end
 			// x = t3 - t4
 			S_X4: begin
 				x_q <= add_y;
-				mul_a_q <= add_y; mul_b_q <= SAMPLER_FPR_INV_LOG2;
-				cnt_q <= LAT_MUL - 1; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
+				cnt_q <= WAIT_MUL; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd5;
 			end
 			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
@@ -467,20 +528,18 @@ module samplerz (
 			// not speculative or its speculation is confirmed)
 			S_E1: begin
 				fe_q <= trunc_mul[31:0];
-				if (trunc_mul[31]) begin
+				if (eneg) begin
 					issued_q <= 1'b0; terr_q <= 1'b1; st_q <= S_HAND;
 					bon_q <= 1'b0;           // B's chain stops with A's
 				end else begin
 					terr_q <= 1'b0;
-					mul_a_q <= f_e; mul_b_q <= SAMPLER_FPR_LOG2;
-					cnt_q <= LAT_MUL - 1; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
+					cnt_q <= WAIT_MUL; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
 					if (bon_q) qstep_q <= 4'd6;
 				end
 			end
 			// t = x - e ln 2
 			S_E2: begin
-				add_a_q <= x_q; add_b_q <= mul_y ^ SIGN;
-				cnt_q <= LAT_ADD - 1; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
+				cnt_q <= WAIT_ADD; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd7;
 			end
 			// zz = trunc(t 2^63) << 1 (registered: fpr_trunc is a long
@@ -561,10 +620,10 @@ module samplerz (
 			// the front (assigned last) ----
 			case (bst_q)
 			// y = C[k] - mulhi(zz, y), k = 1..12, then mulhi(c63, y), one
-			// step every three cycles (mh_en above); when the 13th is read
+			// step every LAT_MH cycles (mh_en above); when the 13th is read
 			// (zfirst): zb, and the first BerExp byte compared (as B_BER)
 			B_HORNER: begin
-				hc_q <= (hc_q == 2'd2) ? 2'd0 : hc_q + 2'd1;
+				hc_q <= (hc_q == LAT_MH - 2'd1) ? 2'd0 : hc_q + 2'd1;
 				if (zfirst) begin
 					zb_q <= zb_d;
 					bi_q <= 3'd7;
@@ -597,7 +656,7 @@ module samplerz (
 							// else: the speculative trial is the next one
 						end
 					end
-				end else if (hc_q == 2'd2) begin
+				end else if (hc_q == LAT_MH - 2'd1) begin
 					hk_q <= hk_q + 4'd1;
 				end
 			end
