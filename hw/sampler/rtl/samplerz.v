@@ -107,7 +107,7 @@ module samplerz (
 	// S_WAIT cycles after an issue before the state that reads the result
 	localparam [3:0] WAIT_ADD = LAT_ADD - 2, WAIT_MUL = LAT_MUL - 2;
 	// sampler_mulhi's latency: one Horner step every LAT_MH cycles
-	localparam [1:0] LAT_MH = 2'd3;
+	localparam [1:0] LAT_MH = 2'd2;
 	localparam [1:0] ERR_NONE = 2'd0, ERR_ARG = 2'd1, ERR_RANGE = 2'd2, ERR_TRIALS = 2'd3;
 
 	localparam [4:0]
