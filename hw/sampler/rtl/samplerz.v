@@ -192,20 +192,6 @@ module samplerz (
 		scale63 = (x[62:52] == 11'd0) ? (x & SIGN) : (x + {1'b0, 11'd63, 52'd0});
 	endfunction
 
-	// fpr_of(trunc(y)) for the y = x / ln 2 of S_E1 (0 <= y < 2^31 when
-	// it is used: y < 0 with trunc(y) < 0 is ERR_RANGE, and x <= 20^2 / 2
-	// for legal operands): y with its fraction bits cleared, +0 below 1;
-	// one masking level instead of fpr_trunc then fpr_of in one cycle
-	function [63:0] ftrunc_pos(input [63:0] y);
-		reg [11:0] k;
-		begin
-			k = {1'b0, y[62:52]} - 12'd1023;
-			if (y[62:52] < 11'd1023) ftrunc_pos = 64'd0;
-			else if (k >= 12'd52) ftrunc_pos = y;
-			else ftrunc_pos = {y[63:52], y[51:0] & ~(52'hFFFFFFFFFFFFF >> k)};
-		end
-	endfunction
-
 	// conversions
 	wire [63:0] f_s, f_z, f_z0sq, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
 	// step 4 of the setup converts B's floor (pair speculation)
@@ -213,7 +199,14 @@ module samplerz (
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
-	wire [63:0] f_e = ftrunc_pos(mul_y);
+	// e ln 2 = fpr_mul(fpr_of(e), ln 2) from a ROM (sampler_eln2_rom,
+	// generated: the products for e = 0..511; e < 289 for legal inputs as
+	// x < 20^2 / 2): read one cycle after e is registered (the front's fe_q
+	// in the cycle after S_E1, B's qfe_q one cycle later), instead of a
+	// multiplication (5 cycles) issued in S_E1
+	reg         rsel_q;          // the ROM read is B's (qfe_q)
+	wire [63:0] eln2;
+	sampler_eln2_rom u_eln2 (.clk_i(clk_i), .a_i(rsel_q ? qfe_q[8:0] : fe_q[8:0]), .d_o(eln2));
 	// (int) trunc(y) < 0 for the y = x / ln 2 of S_E1, i.e. y <= -1:
 	// exact for |y| < 2^31, and x >= -18^2 / (2 sigma0^2) > -49 for every
 	// z0 the base sampler gives (the same flag as trunc_mul[31], without
@@ -343,10 +336,7 @@ module samplerz (
 		4'd3: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // * dss
 		4'd4: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // - t4
 		4'd5: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
-		4'd6: if (!eneg) begin                                                   // e ln 2
-			mul_iss = 1'b1; mul_a_d = f_e; mul_b_d = SAMPLER_FPR_LOG2;
-		end
-		4'd7: begin add_iss = 1'b1; add_a_d = qx_q; add_b_d = mul_y ^ SIGN; end  // x - e ln 2
+		4'd7: begin add_iss = 1'b1; add_a_d = qx_q; add_b_d = eln2 ^ SIGN; end   // x - e ln 2
 		default: ;
 		endcase
 		case (st_q)
@@ -361,10 +351,7 @@ module samplerz (
 		S_X2: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // t3 = t2 dss
 		S_X3: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // x = t3 - t4
 		S_X4: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
-		S_E1: if (!eneg) begin                                                   // e ln 2
-			mul_iss = 1'b1; mul_a_d = f_e; mul_b_d = SAMPLER_FPR_LOG2;
-		end
-		S_E2: begin add_iss = 1'b1; add_a_d = x_q; add_b_d = mul_y ^ SIGN; end   // t = x - e ln 2
+		S_E2: begin add_iss = 1'b1; add_a_d = x_q; add_b_d = eln2 ^ SIGN; end    // t = x - e ln 2
 		default: ;
 		endcase
 	end
@@ -383,7 +370,7 @@ module samplerz (
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
 			pv_q <= 1'b0; bmu_q <= 64'd0; br_q <= 64'd0; bs_q <= 32'd0; bon_q <= 1'b0;
-			qstep_q <= 4'd0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0;
+			qstep_q <= 4'd0; rsel_q <= 1'b0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0;
 			qrdy_q <= 1'b0; held_q <= 1'b0; ps_q <= 1'b0;
 			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
@@ -426,6 +413,7 @@ module samplerz (
 			// one cycle after A's, and the front waits at least five cycles
 			// between its issues, so the two never issue in one cycle) ----
 			qstep_q <= 4'd0;
+			rsel_q <= (qstep_q == 4'd6);
 			// (its issues are in the always block above)
 			case (qstep_q)
 			4'd5: qx_q <= add_y;                                             // x_B
@@ -522,8 +510,8 @@ module samplerz (
 				cnt_q <= WAIT_MUL; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
 				if (bon_q) qstep_q <= 4'd5;
 			end
-			// e = (int) trunc(x / ln 2), and e * ln 2 issued in the same
-			// cycle (f_e = fpr_of(e), formed from mul_y by ftrunc_pos);
+			// e = (int) trunc(x / ln 2); e ln 2 is read from the ROM in
+			// the next cycle (address fe_q), S_E2 issues with it;
 			// e < 0 makes an error ticket (an error only if the trial is
 			// not speculative or its speculation is confirmed)
 			S_E1: begin
@@ -533,7 +521,7 @@ module samplerz (
 					bon_q <= 1'b0;           // B's chain stops with A's
 				end else begin
 					terr_q <= 1'b0;
-					cnt_q <= WAIT_MUL; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
+					cnt_q <= 4'd0; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
 					if (bon_q) qstep_q <= 4'd6;
 				end
 			end

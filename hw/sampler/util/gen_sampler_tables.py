@@ -6,11 +6,17 @@ is needed), from the same sources as the C library:
     scripts/gen_tables.py (the generator of src/tables.c; its checks run
     here too, so mpmath is needed), cross-checked with src/tables.c;
   - the binary64 constants (1/(2 sigma0^2), ln 2, 1/ln 2, 2^63) from the
-    FPR_* macros of src/inner.h.
+    FPR_* macros of src/inner.h;
+  - module sampler_eln2_rom: fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..511,
+    the product BerExp forms from its exponent s (e ln 2), as a registered
+    ROM (binary64 products of normal numbers, rounded to nearest even: the
+    IEEE product Python's float multiplication gives, the same as fp64_mul
+    and fpr_mul on these operands).
 Run: python3 hw/sampler/util/gen_sampler_tables.py [--check]
 """
 import os
 import re
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,6 +57,24 @@ def tables():
     return rcdt, expm
 
 
+ELN2_N = 512      # e < 289 for every legal SamplerZ input (x < 200)
+
+
+def bits2f(b):
+    return struct.unpack("<d", struct.pack("<Q", b))[0]
+
+
+def f2bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def eln2_table(log2_bits):
+    """fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..ELN2_N-1 (fpr_of(e) is
+    exact; one IEEE binary64 product, round to nearest even)."""
+    ln2 = bits2f(log2_bits)
+    return [f2bits(float(e) * ln2) for e in range(ELN2_N)]
+
+
 def render():
     rcdt, expm = tables()
     fc = fpr_consts()
@@ -69,7 +93,15 @@ def render():
     o.append("\n\t};\n")
     for n in FPR_NAMES:
         o.append("\tassign %s_o = 64'h%016X;\n" % (n.lower(), fc[n]))
-    o.append("endmodule\n`default_nettype wire\n")
+    o.append("endmodule\n\n")
+    # e ln 2 for BerExp's exponent: a registered ROM (block RAM)
+    o.append("// e ln 2 = fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..%d: d_o = product(a_i) one\n"
+             "// cycle after a_i (a registered read).\n" % (ELN2_N - 1))
+    o.append("module sampler_eln2_rom (\n\tinput  wire        clk_i,\n\tinput  wire [8:0]  a_i,\n"
+             "\toutput reg  [63:0] d_o\n);\n\treg [63:0] rom [0:%d];\n\tinitial begin\n" % (ELN2_N - 1))
+    o.append("".join("\t\trom[%d] = 64'h%016X;\n" % (e, v)
+                     for e, v in enumerate(eln2_table(fc["FPR_LOG2"]))))
+    o.append("\tend\n\talways @(posedge clk_i) d_o <= rom[a_i];\nendmodule\n`default_nettype wire\n")
     return "".join(o)
 
 
