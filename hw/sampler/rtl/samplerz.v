@@ -114,9 +114,16 @@ module samplerz (
 		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_HAND   = 5'd17, S_PARK   = 5'd18,
+		S_HAND   = 5'd17, S_PARK   = 5'd18, S_TAKE   = 5'd19,
 		S_WAIT   = 5'd22, S_ERR    = 5'd23;
-	localparam [1:0] B_IDLE = 2'd0, B_HORNER = 2'd1, B_BER = 2'd2;
+	localparam [1:0] B_IDLE = 2'd0, B_HORNER = 2'd1, B_BER = 2'd2, B_CM = 2'd3;
+	localparam [1:0] HB_IDLE = 2'd0, HB_RDY = 2'd1, HB_WAIT = 2'd2;
+	// B's chain: cycles after the front's S_X1 issue (bc_q) at which it
+	// takes the prefetched position's z and issues its operations (the
+	// same chain as the front's, shifted by 12 cycles: no issue of the
+	// front's chain or of the next one, 37 cycles later, falls on these)
+	localparam [5:0] BC_Z = 6'd11, BC_T1 = 6'd12, BC_SQ = 6'd18, BC_DSS = 6'd23,
+		BC_X = 6'd28, BC_Y = 6'd34, BC_E = 6'd39, BC_T = 6'd41, BC_END = 6'd47;
 
 	reg  [4:0]  st_q, ret_q;     // front state; S_WAIT returns to ret_q
 	reg  [1:0]  bst_q;           // back state (Horner + BerExp bytes)
@@ -138,7 +145,7 @@ module samplerz (
 	reg  [31:0] s_q;             // floor(mu)
 	reg  [63:0] fs_q;            // fpr_of(s_q), then fpr_of(bs_q) (setup)
 	reg  [63:0] r_q, dss_q, c63_q, t4_q, x_q, zz_q, zb_q;
-	reg  [31:0] e_q;             // back: (int) trunc(x / ln 2)
+	reg  [5:0]  e_q;             // back: min(e, 63), e = (int) trunc(x / ln 2)
 	reg  [71:0] v_q;
 	reg  [3:0]  nb_q;            // bytes read in this trial
 	reg  [4:0]  z0_q;
@@ -147,22 +154,40 @@ module samplerz (
 	reg  [1:0]  hc_q;            // cycle within a Horner step (0: issue)
 	reg  [2:0]  bi_q;            // BerExp byte index, 7 (top) .. 0
 	reg  [7:0]  trials_q;
-	// pair speculation: the next sample B (its mu, floor, r), the x chain
-	// of B's first trial run one cycle behind the front's speculative trial
-	// (same z: the same bytes), its ticket, and a start latched while the
-	// front drains after an accept
+	// pair speculation: the next sample B (its mu, floor, r); B's chain
+	// for the position g after the front's trial (its bytes prefetched),
+	// run beside the front's chain; B's Horner rule for it on the mulhi
+	// between the back's issues; and a start latched while the front
+	// drains after an accept
 	reg         pv_q;            // B is known (set at start with nvalid_i)
 	reg  [63:0] bmu_q, br_q;
 	reg  [31:0] bs_q;
-	reg         bon_q;           // B's chain runs beside the front's trial
-	reg  [3:0]  qstep_q;         // B's operation to issue this cycle (0: none)
-	reg  [63:0] qx_q, qtzz_q;
+	reg         pfok_q;          // the prefetch of the front trial's next
+	                             // position was made (B's chain may run)
+	reg  [5:0]  bc_q;            // B's chain: cycles since the front's S_X1
+	                             // issue, 0 when none runs
+	reg  [5:0]  tc_q;            // the previous chain's count while the next
+	                             // front chain has started a new one (its
+	                             // last steps, BC_E .. BC_END, overlap the
+	                             // new chain's first ten cycles, which issue
+	                             // nothing)
+	reg  [5:0]  bzc_q;           // B's chain: z at g (signed)
+	reg  [4:0]  bz0c_q;          // its z0
+	reg  [63:0] bt4_q, qx_q;
 	reg  [31:0] qfe_q;
-	reg         qrdy_q;          // B's ticket is complete
-	reg         held_q;          // A accepted after one BerExp byte with B's
-	                             // chain running: B's ticket is kept (its
-	                             // z, z0 and fp are the front's z_q, z0_q,
-	                             // fp_q, which the drain does not change)
+	reg  [1:0]  hb_st_q;         // B's Horner context
+	reg  [3:0]  hbk_q;           // its next step (1..13), 14: last product due
+	reg  [1:0]  bp_q;            // B issued on the mulhi 1 / 2 cycles ago
+	reg  [63:0] hbz_q, hby_q;
+	reg  [5:0]  hbe_q;           // min(e_B, 63)
+	reg         hbrdy_q;         // B's zb (zbb_q) is ready
+	reg  [63:0] zbb_q;
+	reg         held_q;          // A accepted after one BerExp byte at the
+	                             // trial whose next position B's Horner
+	                             // context holds: kept for the next start
+	                             // (B's z and fp are the front's z_q, fp_q
+	                             // of the speculative trial at g, which the
+	                             // drain does not change)
 	reg         ps_q;            // a start latched while draining
 	reg  [63:0] lmu_q, lisig_q, lsmin_q;
 	reg  [7:0]  lmaxt_q;
@@ -196,15 +221,22 @@ module samplerz (
 	wire [63:0] f_s, f_z, f_z0sq, floor_mu, trunc_mul, trunc_add63, trunc_mul63;
 	// step 4 of the setup converts B's floor (pair speculation)
 	sampler_i2f u_i2f_s  (.i_i((su_q == 4'd4) ? bs_q : s_q), .f_o(f_s));  // registered in fs_q
+	// (B's chain has its own two: each output bit is a function of five or
+	// six register bits, one LUT, where a shared converter would put a
+	// multiplexer in front of it)
+	wire [63:0] f_zb, f_z0sqb;
 	sampler_i2f u_i2f_z  (.i_i({{26{z_q[5]}}, z_q}), .f_o(f_z));
+	sampler_i2f u_i2f_zb (.i_i({{26{bzc_q[5]}}, bzc_q}), .f_o(f_zb));
 	wire [9:0] z0sq = {5'd0, z0_q} * {5'd0, z0_q};
+	wire [9:0] z0sqb = {5'd0, bz0c_q} * {5'd0, bz0c_q};
+	sampler_i2f u_i2f_z0b (.i_i({22'd0, z0sqb}), .f_o(f_z0sqb));
 	sampler_i2f u_i2f_z0 (.i_i({22'd0, z0sq}), .f_o(f_z0sq));
 	// e ln 2 = fpr_mul(fpr_of(e), ln 2) from a ROM (sampler_eln2_rom,
 	// generated: the products for e = 0..511; e < 289 for legal inputs as
 	// x < 20^2 / 2): read one cycle after e is registered (the front's fe_q
-	// in the cycle after S_E1, B's qfe_q one cycle later), instead of a
+	// in the cycle after S_E1, B's qfe_q in the cycle after BC_E), instead of a
 	// multiplication (5 cycles) issued in S_E1
-	reg         rsel_q;          // the ROM read is B's (qfe_q)
+	reg         rsel_q;          // the ROM read is B's (qfe_q, at BC_E + 1)
 	wire [63:0] eln2;
 	sampler_eln2_rom u_eln2 (.clk_i(clk_i), .a_i(rsel_q ? qfe_q[8:0] : fe_q[8:0]), .d_o(eln2));
 	// (int) trunc(y) < 0 for the y = x / ln 2 of S_E1, i.e. y <= -1:
@@ -248,7 +280,7 @@ module samplerz (
 	// the held ticket of B is taken when the start asks exactly for B (its
 	// mu, A's 1/sigma, sigma_min and trial limit) and the PRNG is still
 	// where A's accepting byte left it (B's bytes start there)
-	wire take = held_q & qrdy_q & (in_mu == bmu_q) & (in_isig == isig_q)
+	wire take = held_q & (in_mu == bmu_q) & (in_isig == isig_q)
 		& (in_smin == smin_q) & (in_maxt == maxt_q) & ({1'b0, ptr_i} + 10'd10 == fp_q);
 
 	// base sampler compares and their count, taken with the sign byte
@@ -265,7 +297,13 @@ module samplerz (
 			z0c = z0c + {4'd0, lt[i]};
 	end
 
-	wire [5:0] sw = (e_q > 32'd63) ? 6'd63 : e_q[5:0];
+	// B's last product read this cycle (never the cycle of the back's zfirst:
+	// the two issue in different cycles)
+	wire        hb_fin = (hb_st_q == HB_WAIT) & bp_q[1] & (hbk_q == 4'd14);
+	wire [5:0]  sw = hb_fin ? hbe_q : e_q;
+	function [5:0] sat63(input [31:0] e);
+		sat63 = (e > 32'd63) ? 6'd63 : e[5:0];
+	endfunction
 	// zb = ((mulhi(c63, y) << 1) - 1) >> min(e, 63), formed in the cycle
 	// the product is read (zfirst), which also compares the first (top)
 	// BerExp byte against it; later bytes against the registered zb
@@ -304,56 +342,71 @@ module samplerz (
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
 	// y_0 = C[0]; step 13 issues mulhi(c63, y_12); one issue every LAT_MH
 	// cycles (the pipeline's latency), the result read when the next issues
+	// B's Horner context issues in the cycles the back does not: its step
+	// is ready (operand in hby_q) or its previous product arrives now
+	wire a_mh = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
+	wire b_arr = (hb_st_q == HB_WAIT) & bp_q[1];
+	wire b_mh = ((hb_st_q == HB_RDY) | (b_arr & (hbk_q != 4'd14))) & ~a_mh;
 	always @(*) begin
-		mh_en = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
-		mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
-		mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
-		mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
-		mh_sub = (hk_q != 4'd13);
-	end
-
-	// FP issues of this cycle: the per-sample setup, B's chain (one cycle
-	// after the front's issue of the same step) and the front's chain.
-	// They never fall in one cycle (the setup is over before S_X1, and the
-	// front waits at least WAIT_MUL + 1 cycles between its own issues).
-	always @(*) begin
-		add_iss = 1'b0; add_a_d = add_a_q; add_b_d = add_b_q;
-		mul_iss = 1'b0; mul_a_d = mul_a_q; mul_b_d = mul_b_q;
-		case (su_q)
-		4'd2: begin mul_iss = 1'b1; mul_a_d = isig_q; mul_b_d = isig_q; end          // isigma^2
-		4'd3: begin
-			add_iss = 1'b1; add_a_d = mu_q; add_b_d = fs_q ^ SIGN;               // r = mu - s
-			mul_iss = 1'b1; mul_a_d = isig_q; mul_b_d = smin_q;                  // ccs
-		end
-		4'd5: if (pv_q) begin
-			add_iss = 1'b1; add_a_d = bmu_q; add_b_d = fs_q ^ SIGN;              // r_B
-		end
-		default: ;
-		endcase
-		case (qstep_q)
-		4'd1: begin add_iss = 1'b1; add_a_d = f_z; add_b_d = br_q ^ SIGN; end    // z - r_B
-		4'd2: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = add_y; end        // ^2
-		4'd3: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // * dss
-		4'd4: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // - t4
-		4'd5: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
-		4'd7: begin add_iss = 1'b1; add_a_d = qx_q; add_b_d = eln2 ^ SIGN; end   // x - e ln 2
-		default: ;
-		endcase
-		case (st_q)
-		S_X1: if (!issued_q) begin
-			if (su_q == 4'd0) begin
-				add_iss = 1'b1; add_a_d = f_z; add_b_d = r_q ^ SIGN;             // t1 = z - r
-				mul_iss = 1'b1; mul_a_d = f_z0sq; mul_b_d = SAMPLER_FPR_INV_2SQRSIGMA0;  // t4
-			end
+		mh_en = a_mh | b_mh;
+		if (a_mh) begin
+			mh_a = (hk_q == 4'd13) ? c63_q : zz_q;
+			mh_b = (hk_q == 4'd1) ? SAMPLER_EXPM[63:0] : mh_y;
+			mh_c = (hk_q < 4'd13) ? SAMPLER_EXPM[64 * hk_q +: 64] : 64'd0;
+			mh_sub = (hk_q != 4'd13);
 		end else begin
-			mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = add_y;                    // t2 = t1^2
+			mh_a = (hbk_q == 4'd13) ? c63_q : hbz_q;
+			mh_b = (hbk_q == 4'd1) ? SAMPLER_EXPM[63:0] : (b_arr ? mh_y : hby_q);
+			mh_c = (hbk_q < 4'd13) ? SAMPLER_EXPM[64 * hbk_q +: 64] : 64'd0;
+			mh_sub = (hbk_q != 4'd13);
 		end
-		S_X2: begin mul_iss = 1'b1; mul_a_d = mul_y; mul_b_d = dss_q; end        // t3 = t2 dss
-		S_X3: begin add_iss = 1'b1; add_a_d = mul_y; add_b_d = t4_q ^ SIGN; end  // x = t3 - t4
-		S_X4: begin mul_iss = 1'b1; mul_a_d = add_y; mul_b_d = SAMPLER_FPR_INV_LOG2; end  // x / ln 2
-		S_E2: begin add_iss = 1'b1; add_a_d = x_q; add_b_d = eln2 ^ SIGN; end    // t = x - e ln 2
-		default: ;
-		endcase
+	end
+	// B's chain issues this cycle (the front's first issue of a chain waits
+	// a cycle when it would fall on one: only possible when a hand-over was
+	// late, near a refill)
+	// the chain events of this cycle (either count)
+	wire ev_z = (bc_q == BC_Z) | (tc_q == BC_Z), ev_t1 = (bc_q == BC_T1) | (tc_q == BC_T1),
+	     ev_sq = (bc_q == BC_SQ) | (tc_q == BC_SQ), ev_dss = (bc_q == BC_DSS) | (tc_q == BC_DSS),
+	     ev_x = (bc_q == BC_X) | (tc_q == BC_X), ev_y = (bc_q == BC_Y) | (tc_q == BC_Y),
+	     ev_e = (bc_q == BC_E) | (tc_q == BC_E), ev_t = (bc_q == BC_T) | (tc_q == BC_T),
+	     ev_end = (bc_q == BC_END) | (tc_q == BC_END);
+	wire bc_iss = ev_t1 | ev_sq | ev_dss | ev_x | ev_y | ev_t;
+
+	// FP issues of this cycle: the per-sample setup, B's chain and the
+	// front's chain. They never fall in one cycle (the setup is over before
+	// S_X1, B's chain is placed between the front's issues, and the front's
+	// first issue of a chain waits when it would meet one of B's), so the
+	// operands are a one-hot AND-OR of the sources (one multiplexer level
+	// in front of the units, not a priority chain). B's chain and the
+	// front's share their multiplier steps' operands (f_z0sq is B's at
+	// BC_T1, add_y / mul_y are the issuer's own results).
+	wire fx1 = (st_q == S_X1) & ~issued_q & (su_q == 4'd0) & ~bc_iss;
+	wire m_ii = (su_q == 4'd2);                                   // isigma^2
+	wire m_is = (su_q == 4'd3);                                   // ccs
+	wire m_t4 = ev_t1 | fx1;                                      // t4
+	wire m_sq = ev_sq | ((st_q == S_X1) & issued_q);              // t1^2
+	wire m_ds = ev_dss | (st_q == S_X2);                          // t2 dss
+	wire m_y  = ev_y | (st_q == S_X4);                            // x / ln 2
+	wire a_r  = (su_q == 4'd3);                                   // mu - s
+	wire a_rb = (su_q == 4'd5) & pv_q;                            // mu_B - s_B
+	wire a_tf = fx1, a_tb = ev_t1;                                // z - r, z - r_B
+	wire a_xf = (st_q == S_X3), a_xb = ev_x;                      // t3 - t4, t3 - t4_B
+	wire a_ef = (st_q == S_E2), a_eb = ev_t;                      // x - e ln 2
+	function [63:0] gate(input c, input [63:0] v);
+		gate = {64{c}} & v;
+	endfunction
+	always @(*) begin
+		mul_iss = m_ii | m_is | m_t4 | m_sq | m_ds | m_y;
+		mul_a_d = (gate(m_ii | m_is, isig_q) | gate(fx1, f_z0sq) | gate(ev_t1, f_z0sqb)
+			| gate(m_sq | m_y, add_y) | gate(m_ds, mul_y));
+		mul_b_d = (gate(m_ii, isig_q) | gate(m_is, smin_q)
+			| gate(m_t4, SAMPLER_FPR_INV_2SQRSIGMA0) | gate(m_sq, add_y) | gate(m_ds, dss_q)
+			| gate(m_y, SAMPLER_FPR_INV_LOG2));
+		add_iss = a_r | a_rb | a_tf | a_tb | a_xf | a_xb | a_ef | a_eb;
+		add_a_d = (gate(a_r, mu_q) | gate(a_rb, bmu_q) | gate(a_tf, f_z) | gate(a_tb, f_zb)
+			| gate(a_xf | a_xb, mul_y) | gate(a_ef, x_q) | gate(a_eb, qx_q));
+		add_b_d = ((gate(a_r | a_rb, fs_q) | gate(a_tf, r_q) | gate(a_tb, br_q)
+			| gate(a_xf, t4_q) | gate(a_xb, bt4_q) | gate(a_ef | a_eb, eln2)) ^ SIGN);
 	end
 
 	always @(posedge clk_i or negedge rst_ni) begin
@@ -365,13 +418,16 @@ module samplerz (
 			mu_q <= 64'd0; isig_q <= 64'd0; smin_q <= 64'd0; maxt_q <= 8'd0;
 			s_q <= 32'd0; fs_q <= 64'd0; r_q <= 64'd0; dss_q <= 64'd0; c63_q <= 64'd0;
 			t4_q <= 64'd0; x_q <= 64'd0; zz_q <= 64'd0; zb_q <= 64'd0;
-			e_q <= 32'd0; v_q <= 72'd0; nb_q <= 4'd0; z0_q <= 5'd0;
+			e_q <= 6'd0; v_q <= 72'd0; nb_q <= 4'd0; z0_q <= 5'd0;
 			z_q <= 6'd0; hk_q <= 4'd0; hc_q <= 2'd0; bi_q <= 3'd0; trials_q <= 8'd0;
 			add_a_q <= 64'd0; add_b_q <= 64'd0; mul_a_q <= 64'd0; mul_b_q <= 64'd0;
 			done_o <= 1'b0; z_o <= 32'd0; err_o <= ERR_NONE; trials_o <= 8'd0;
-			pv_q <= 1'b0; bmu_q <= 64'd0; br_q <= 64'd0; bs_q <= 32'd0; bon_q <= 1'b0;
-			qstep_q <= 4'd0; rsel_q <= 1'b0; qx_q <= 64'd0; qtzz_q <= 64'd0; qfe_q <= 32'd0;
-			qrdy_q <= 1'b0; held_q <= 1'b0; ps_q <= 1'b0;
+			pv_q <= 1'b0; bmu_q <= 64'd0; br_q <= 64'd0; bs_q <= 32'd0; pfok_q <= 1'b0;
+			bc_q <= 6'd0; tc_q <= 6'd0; bzc_q <= 6'd0; bz0c_q <= 5'd0; bt4_q <= 64'd0;
+			rsel_q <= 1'b0; qx_q <= 64'd0; qfe_q <= 32'd0;
+			hb_st_q <= HB_IDLE; hbk_q <= 4'd0; bp_q <= 2'd0; hbz_q <= 64'd0; hby_q <= 64'd0;
+			hbe_q <= 6'd0; hbrdy_q <= 1'b0; zbb_q <= 64'd0;
+			held_q <= 1'b0; ps_q <= 1'b0;
 			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
@@ -408,22 +464,40 @@ module samplerz (
 				default: ;
 				endcase
 			end
-			// ---- pair speculation: B's x chain, each operation one cycle
-			// after the front's (the units are pipelined: B's result comes
-			// one cycle after A's, and the front waits at least five cycles
-			// between its issues, so the two never issue in one cycle) ----
-			qstep_q <= 4'd0;
-			rsel_q <= (qstep_q == 4'd6);
-			// (its issues are in the always block above)
-			case (qstep_q)
-			4'd5: qx_q <= add_y;                                             // x_B
-			4'd6: begin                                                      // e
+			// ---- pair speculation: B's chain for the position g after the
+			// front's trial, self-timed from the front's S_X1 issue (bc_q);
+			// its issues are in the always block above, its results read at
+			// the same distances as the front's ----
+			rsel_q <= ev_e;
+			if (bc_q != 6'd0) bc_q <= (bc_q == BC_END) ? 6'd0 : bc_q + 6'd1;
+			if (tc_q != 6'd0) tc_q <= (tc_q == BC_END) ? 6'd0 : tc_q + 6'd1;
+			if (ev_z) begin bzc_q <= zsigned(nsb_q[0], z0c); bz0c_q <= z0c; end // g's z, z0
+			if (ev_sq) bt4_q <= mul_y;                                  // t4_B
+			if (ev_y) qx_q <= add_y;                                    // x_B
+			if (ev_e) begin                                             // e_B
 				qfe_q <= trunc_mul[31:0];
-				if (eneg) bon_q <= 1'b0;             // e < 0: B is not kept
+				if (eneg) begin                      // e < 0: B is not kept
+					if (bc_q == BC_E) bc_q <= 6'd0;
+					if (tc_q == BC_E) tc_q <= 6'd0;
+				end
 			end
-			4'd8: begin qtzz_q <= {trunc_add63[62:0], 1'b0}; qrdy_q <= bon_q; end
-			default: ;
-			endcase
+			if (ev_end) begin
+				// the ticket goes to B's Horner context
+				hbz_q <= {trunc_add63[62:0], 1'b0}; hbe_q <= sat63(qfe_q);
+				hbk_q <= 4'd1; hb_st_q <= HB_RDY; hbrdy_q <= 1'b0;
+			end
+			// ---- B's Horner context: y = C[k] - mulhi(zz_B, y), then
+			// mulhi(c63, y) and zb_B, on the mulhi cycles the back leaves ----
+			bp_q <= {bp_q[0], b_mh};
+			if (b_mh) begin
+				hbk_q <= hbk_q + 4'd1; hb_st_q <= HB_WAIT;
+			end else if (b_arr) begin
+				if (hbk_q == 4'd14) begin
+					zbb_q <= zb_d; hbrdy_q <= 1'b1; hb_st_q <= HB_IDLE;
+				end else begin
+					hby_q <= mh_y; hb_st_q <= HB_RDY;
+				end
+			end
 			// a start while the front drains (after an accept with B's
 			// chain running) is kept for S_IDLE
 			if (start_i && st_q != S_IDLE) begin
@@ -436,18 +510,15 @@ module samplerz (
 				ps_q <= 1'b0;
 				trials_q <= 8'd0;
 				issued_q <= 1'b0;
-				held_q <= 1'b0; bon_q <= 1'b0; qrdy_q <= 1'b0;
+				held_q <= 1'b0; bc_q <= 6'd0; tc_q <= 6'd0;
 				if (take) begin
-					// B of a pair: its first trial's ticket is ready (the
-					// bytes at the committed cursor, its x chain done);
-					// hand it over as a speculative trial (its 10 bytes
-					// committed there); the prefetch of its next trial's
-					// bytes goes on
+					// B of a pair: its first trial (the bytes at the
+					// committed cursor) has its chain and Horner rule done
+					// or under way in B's context; S_TAKE decides it
 					mu_q <= in_mu; s_q <= bs_q; r_q <= br_q; pv_q <= 1'b0;
-					spec_q <= 1'b1;
-					tzz_q <= qtzz_q; fe_q <= qfe_q; terr_q <= 1'b0;
-					st_q <= S_HAND;
+					st_q <= S_TAKE;
 				end else begin
+					hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
 					mu_q <= in_mu; isig_q <= in_isig; smin_q <= in_smin;
 					maxt_q <= in_maxt;
 					pv_q <= 1'b0;
@@ -474,6 +545,7 @@ module samplerz (
 					// position of this trial's first BerExp byte; the
 					// prefetch of the next trial's bytes if spec_ok
 					fp_q <= {1'b0, ptr_i} + 10'd1;
+					pfok_q <= (ptr_i < 9'd500);
 					if (ptr_i < 9'd500) begin
 						pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= ptr_i + 9'd2;
 					end
@@ -485,30 +557,30 @@ module samplerz (
 			// t1 = z - r; t4 = z0^2 * 1/(2 sigma0^2) (after the setup)
 			// (the issues of S_X1 .. S_E2 are in the always block above)
 			S_X1: if (!issued_q) begin
-				if (su_q == 4'd0) begin
+				if (su_q == 4'd0 && !bc_iss) begin
 					cnt_q <= WAIT_ADD; ret_q <= S_X1; issued_q <= 1'b1; st_q <= S_WAIT;
-					if (bon_q) qstep_q <= 4'd1;
+					// with a pair: B's chain for the next position g
+					if (pv_q && pfok_q) begin
+						bc_q <= 6'd1;
+						if (bc_q != 6'd0 && bc_q != BC_END) tc_q <= bc_q + 6'd1;
+					end
 				end
 			end else begin
 				t4_q <= mul_y;
 				cnt_q <= WAIT_MUL; ret_q <= S_X2; issued_q <= 1'b1; st_q <= S_WAIT;
-				if (bon_q) qstep_q <= 4'd2;
 			end
 			// t2 = t1^2
 			S_X2: begin
 				cnt_q <= WAIT_MUL; ret_q <= S_X3; issued_q <= 1'b1; st_q <= S_WAIT;
-				if (bon_q) qstep_q <= 4'd3;
 			end
 			// t3 = t2 * dss
 			S_X3: begin
 				cnt_q <= WAIT_ADD; ret_q <= S_X4; issued_q <= 1'b1; st_q <= S_WAIT;
-				if (bon_q) qstep_q <= 4'd4;
 			end
 			// x = t3 - t4
 			S_X4: begin
 				x_q <= add_y;
 				cnt_q <= WAIT_MUL; ret_q <= S_E1; issued_q <= 1'b1; st_q <= S_WAIT;
-				if (bon_q) qstep_q <= 4'd5;
 			end
 			// e = (int) trunc(x / ln 2); e ln 2 is read from the ROM in
 			// the next cycle (address fe_q), S_E2 issues with it;
@@ -518,24 +590,21 @@ module samplerz (
 				fe_q <= trunc_mul[31:0];
 				if (eneg) begin
 					issued_q <= 1'b0; terr_q <= 1'b1; st_q <= S_HAND;
-					bon_q <= 1'b0;           // B's chain stops with A's
+					bc_q <= 6'd0; tc_q <= 6'd0;            // as does B's chain beside it
 				end else begin
 					terr_q <= 1'b0;
 					cnt_q <= 4'd0; ret_q <= S_E2; issued_q <= 1'b1; st_q <= S_WAIT;
-					if (bon_q) qstep_q <= 4'd6;
 				end
 			end
 			// t = x - e ln 2
 			S_E2: begin
 				cnt_q <= WAIT_ADD; ret_q <= S_E3; issued_q <= 1'b1; st_q <= S_WAIT;
-				if (bon_q) qstep_q <= 4'd7;
 			end
 			// zz = trunc(t 2^63) << 1 (registered: fpr_trunc is a long
 			// path, the mulhi's partial products another): the ticket
 			S_E3: begin
 				tzz_q <= {trunc_add63[62:0], 1'b0};
 				issued_q <= 1'b0; st_q <= S_HAND;
-				if (bon_q) qstep_q <= 4'd8;
 			end
 			// hand the ticket to the back when it is idle: the trial
 			// becomes real (a speculative one: commit its 10 bytes, the
@@ -552,7 +621,7 @@ module samplerz (
 				if (terr_q) begin
 					err_o <= ERR_RANGE; st_q <= S_ERR;
 				end else begin
-					zz_q <= tzz_q; e_q <= fe_q; bz_q <= z_q;
+					zz_q <= tzz_q; e_q <= sat63(fe_q); bz_q <= z_q;
 					hk_q <= 4'd1; hc_q <= 2'd0; bst_q <= B_HORNER;
 					nb_q <= 4'd0;
 					if (spec_ok) begin
@@ -566,20 +635,49 @@ module samplerz (
 						fp_q <= {1'b0, fcur_q};
 						// with a pair: B's first trial, if this trial's
 						// predecessor accepts, reads the same bytes (same z)
-						bon_q <= pv_q; qrdy_q <= 1'b0;
+						pfok_q <= (fcur_q <= 9'd500);
 						if (fcur_q <= 9'd500) begin
 							pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
 						end
 						st_q <= S_X1;
 					end else begin
 						spec_q <= 1'b0; st_q <= S_PARK;
-						bon_q <= 1'b0; qrdy_q <= 1'b0;
+						pfok_q <= 1'b0;
 					end
 				end
 			end
+			// B of a pair taken: when B's context has zb, B's first trial
+			// becomes real (its 10 bytes at g committed, trial 1), its
+			// BerExp bytes are compared with zb (the back, after the commit
+			// is in), and the front starts B's next trial speculatively at
+			// g + 11 (the bytes the drain prefetched), as S_HAND does
+			S_TAKE: if (hbrdy_q && bst_q == B_IDLE && !pf_q) begin
+				hbrdy_q <= 1'b0;
+				trials_q <= 8'd1;
+				cm_valid_o <= 1'b1; cm_ptr_o <= fp_q[8:0];
+				bz_q <= z_q; zb_q <= zbb_q; bi_q <= 3'd7; bst_q <= B_CM;
+				nb_q <= 4'd0;
+				pfok_q <= 1'b0;
+				if (spec_ok) begin
+					spec_q <= 1'b1;
+					z0_q <= z0c;
+					z_q <= zsigned(nsb_q[0], z0c);
+					fp_q <= {1'b0, fcur_q};
+					if (fcur_q <= 9'd500) begin
+						pf_q <= 1'b1; fcur_q <= fcur_q + 9'd1;
+					end
+					st_q <= S_X1;
+				end else begin
+					spec_q <= 1'b0; st_q <= S_PARK;
+				end
+			end else if (hb_st_q == HB_IDLE && !hbrdy_q) begin
+				// (not reached: a held B always has its context) B starts
+				// as a single sample
+				spec_q <= 1'b0; pf_q <= 1'b0; su_q <= 4'd1; st_q <= S_TRIAL;
+			end
 			S_PARK: ;
 			S_ERR: begin
-				bon_q <= 1'b0; held_q <= 1'b0; qrdy_q <= 1'b0;
+				bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0; held_q <= 1'b0;
 				z_o <= 32'd0;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
@@ -622,16 +720,20 @@ module samplerz (
 							bst_q <= B_IDLE;
 							if (ber_acc) begin
 								// accept: the sample ends in this cycle;
-								// with B's chain beside the speculative
-								// trial (one BerExp byte read: B's bytes
-								// are that trial's), the front drains and
-								// B's ticket is held for the next start
+								// with B's Horner context on the position
+								// after this trial (one BerExp byte read:
+								// B's first trial is the speculative
+								// trial's bytes), the front drains and B
+								// is held for the next start (the chain
+								// of the position after that stops)
 								z_o <= s_q + {{26{bz_q[5]}}, bz_q};
 								err_o <= ERR_NONE; trials_o <= trials_q; done_o <= 1'b1;
-								if (bon_q && spec_q) begin
+								bc_q <= 6'd0; tc_q <= 6'd0;
+								if (pv_q && spec_q && (hb_st_q != HB_IDLE || hbrdy_q)) begin
 									held_q <= 1'b1;
 								end else begin
 									pf_q <= 1'b0; st_q <= S_IDLE;
+									hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
 								end
 							end
 							else if (trials_q == maxt_q) begin
@@ -639,9 +741,12 @@ module samplerz (
 							end else if (!spec_q) begin
 								// no speculation made (parked front)
 								issued_q <= 1'b0; pf_q <= 1'b0; st_q <= S_TRIAL;
-								bon_q <= 1'b0;
+								bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+							end else begin
+								// the speculative trial is the next one;
+								// B's context (its position) is not B's
+								hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
 							end
-							// else: the speculative trial is the next one
 						end
 					end
 				end else if (hc_q == LAT_MH - 2'd1) begin
@@ -657,9 +762,11 @@ module samplerz (
 				bi_q <= bi_q - 3'd1;
 				if (ber_last) begin
 					bst_q <= B_IDLE;
-					// (more than one byte read: B's chain, if any, had
-					// the wrong bytes)
-					bon_q <= 1'b0; qrdy_q <= 1'b0;
+					// (more than one byte read: B's chain and context, if
+					// any, had the wrong bytes)
+					if (bi_q != 3'd7) begin
+						bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+					end
 					if (ber_acc) begin
 						// accept: the sample ends in this cycle
 						z_o <= s_q + {{26{bz_q[5]}}, bz_q};
@@ -667,11 +774,17 @@ module samplerz (
 						pf_q <= 1'b0; st_q <= S_IDLE;
 					end else if (trials_q == maxt_q) begin
 						err_o <= ERR_TRIALS; st_q <= S_ERR;
+					end else if (bi_q == 3'd7 && spec_q) begin
+						// B's first trial (S_TAKE) rejected after one
+						// byte: the speculative trial is the next one
 					end else begin
 						issued_q <= 1'b0; spec_q <= 1'b0; pf_q <= 1'b0; st_q <= S_TRIAL;
 					end
 				end
 			end
+			// the commit of B's bytes (S_TAKE) is in the PRNG: its BerExp
+			// bytes can be read
+			B_CM: bst_q <= B_BER;
 			default: ;
 			endcase
 		end
