@@ -114,7 +114,7 @@ module samplerz (
 		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
 		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
-		S_HAND   = 5'd17, S_PARK   = 5'd18, S_TAKE   = 5'd19,
+		S_HAND   = 5'd17, S_PARK   = 5'd18, S_TAKE   = 5'd19, S_ADOPT  = 5'd20,
 		S_WAIT   = 5'd22, S_ERR    = 5'd23;
 	localparam [1:0] B_IDLE = 2'd0, B_HORNER = 2'd1, B_BER = 2'd2, B_CM = 2'd3;
 	localparam [1:0] HB_IDLE = 2'd0, HB_RDY = 2'd1, HB_WAIT = 2'd2;
@@ -182,6 +182,11 @@ module samplerz (
 	reg  [5:0]  hbe_q;           // min(e_B, 63)
 	reg         hbrdy_q;         // B's zb (zbb_q) is ready
 	reg  [63:0] zbb_q;
+	reg         bnext_q;         // the running B chain is B's second trial
+	                             // (position g + 11), kept after A's accept
+	reg         ardy_q;          // its ticket, for S_ADOPT:
+	reg  [63:0] atzz_q;
+	reg  [31:0] afe_q;
 	reg         held_q;          // A accepted after one BerExp byte at the
 	                             // trial whose next position B's Horner
 	                             // context holds: kept for the next start
@@ -428,6 +433,7 @@ module samplerz (
 			hb_st_q <= HB_IDLE; hbk_q <= 4'd0; bp_q <= 2'd0; hbz_q <= 64'd0; hby_q <= 64'd0;
 			hbe_q <= 6'd0; hbrdy_q <= 1'b0; zbb_q <= 64'd0;
 			held_q <= 1'b0; ps_q <= 1'b0;
+			bnext_q <= 1'b0; ardy_q <= 1'b0; atzz_q <= 64'd0; afe_q <= 32'd0;
 			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
@@ -482,9 +488,14 @@ module samplerz (
 				end
 			end
 			if (ev_end) begin
-				// the ticket goes to B's Horner context
-				hbz_q <= {trunc_add63[62:0], 1'b0}; hbe_q <= sat63(qfe_q);
-				hbk_q <= 4'd1; hb_st_q <= HB_RDY; hbrdy_q <= 1'b0;
+				if (bnext_q) begin
+					// B's second trial: the ticket waits for S_ADOPT
+					atzz_q <= {trunc_add63[62:0], 1'b0}; afe_q <= qfe_q; ardy_q <= 1'b1;
+				end else begin
+					// the ticket goes to B's Horner context
+					hbz_q <= {trunc_add63[62:0], 1'b0}; hbe_q <= sat63(qfe_q);
+					hbk_q <= 4'd1; hb_st_q <= HB_RDY; hbrdy_q <= 1'b0;
+				end
 			end
 			// ---- B's Horner context: y = C[k] - mulhi(zz_B, y), then
 			// mulhi(c63, y) and zb_B, on the mulhi cycles the back leaves ----
@@ -510,7 +521,7 @@ module samplerz (
 				ps_q <= 1'b0;
 				trials_q <= 8'd0;
 				issued_q <= 1'b0;
-				held_q <= 1'b0; bc_q <= 6'd0; tc_q <= 6'd0;
+				held_q <= 1'b0;
 				if (take) begin
 					// B of a pair: its first trial (the bytes at the
 					// committed cursor) has its chain and Horner rule done
@@ -518,6 +529,7 @@ module samplerz (
 					mu_q <= in_mu; s_q <= bs_q; r_q <= br_q; pv_q <= 1'b0;
 					st_q <= S_TAKE;
 				end else begin
+					bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
 					hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
 					mu_q <= in_mu; isig_q <= in_isig; smin_q <= in_smin;
 					maxt_q <= in_maxt;
@@ -666,18 +678,30 @@ module samplerz (
 					if (fcur_q <= 9'd500) begin
 						pf_q <= 1'b1; fcur_q <= fcur_q + 9'd1;
 					end
-					st_q <= S_X1;
+					// its chain already runs if A's drain kept it
+					st_q <= bnext_q ? S_ADOPT : S_X1;
 				end else begin
 					spec_q <= 1'b0; st_q <= S_PARK;
+					bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
 				end
 			end else if (hb_st_q == HB_IDLE && !hbrdy_q) begin
 				// (not reached: a held B always has its context) B starts
 				// as a single sample
 				spec_q <= 1'b0; pf_q <= 1'b0; su_q <= 4'd1; st_q <= S_TRIAL;
 			end
+			// B's second trial at g + 11: the chain kept from A's drain
+			// gives its ticket (then S_HAND as for any speculative trial);
+			// if that chain stopped (e < 0), the front runs the trial's chain
+			S_ADOPT: if (ardy_q) begin
+				tzz_q <= atzz_q; fe_q <= afe_q; terr_q <= 1'b0;
+				ardy_q <= 1'b0; bnext_q <= 1'b0; st_q <= S_HAND;
+			end else if (bc_q == 6'd0) begin
+				bnext_q <= 1'b0; st_q <= S_X1;
+			end
 			S_PARK: ;
 			S_ERR: begin
 				bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0; held_q <= 1'b0;
+				bnext_q <= 1'b0; ardy_q <= 1'b0;
 				z_o <= 32'd0;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
@@ -728,11 +752,13 @@ module samplerz (
 								// of the position after that stops)
 								z_o <= s_q + {{26{bz_q[5]}}, bz_q};
 								err_o <= ERR_NONE; trials_o <= trials_q; done_o <= 1'b1;
-								bc_q <= 6'd0; tc_q <= 6'd0;
+								tc_q <= 6'd0;
 								if (pv_q && spec_q && (hb_st_q != HB_IDLE || hbrdy_q)) begin
-									held_q <= 1'b1;
+									// (the chain beside the drained trial is
+									// B's second trial at g + 11: kept)
+									held_q <= 1'b1; bnext_q <= (bc_q != 6'd0);
 								end else begin
-									pf_q <= 1'b0; st_q <= S_IDLE;
+									pf_q <= 1'b0; st_q <= S_IDLE; bc_q <= 6'd0;
 									hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
 								end
 							end
@@ -766,6 +792,11 @@ module samplerz (
 					// any, had the wrong bytes)
 					if (bi_q != 3'd7) begin
 						bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+					end
+					// (B's first trial: its second's chain is wanted only
+					// after a rejection after this one byte)
+					if (bi_q != 3'd7 || ber_acc) begin
+						bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
 					end
 					if (ber_acc) begin
 						// accept: the sample ends in this cycle
