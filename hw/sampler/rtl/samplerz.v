@@ -48,17 +48,20 @@
 // (measured, test-sampler; 43 + 46 + 41 before the FP operands went to
 // the units in their issue cycle, see "FP units" below).
 //
-// Pair speculation (nvalid_i, the leaves of ffSampling): while this sample
-// A runs its speculative trial k+1 at the cursor g (guessing that trial k
-// rejects after one BerExp byte), the next sample B's first trial would
-// read the same bytes at g if trial k accepts after one byte: the same z.
-// So B's x chain (r_B = mu_B - floor(mu_B), set up beside A's; A's dss,
-// c63 and z0^2 / (2 sigma0^2)) runs one cycle behind A's on the same
-// units. If A accepts after one byte, the front drains (B's chain ends a
-// few cycles later), B's ticket is held, and the next start that asks for
-// exactly B (mu, 1/sigma, sigma_min, trial limit, PRNG pointer at g) hands
-// it over as a speculative trial (its 10 bytes committed). Anything else
-// drops it; B then starts as usual. Same bytes, same operations: bit-exact.
+// Pair speculation (nvalid_i, the leaves of ffSampling): if A's trial k
+// accepts after one BerExp byte, the next sample B's first trial reads the
+// bytes at g, the position after it (where A's speculative trial k+1
+// starts): the same z. So beside the front's chain of every trial of A, a
+// B chain (self-timed, on cycles where the front issues nothing) runs the
+// x chain and exponent split of the position after that trial with r_B =
+// mu_B - floor(mu_B) (set up beside A's; A's dss and c63), its own t4 and
+// the prefetched bytes, and B's Horner rule follows on the mulhi between
+// the back's issues (a second context). If A accepts after one byte, B is
+// held (the chain for g + 11, beside the drained trial, is kept for B's
+// second trial), and the next start that asks for exactly B (mu, 1/sigma,
+// sigma_min, trial limit, PRNG pointer at g) commits g's bytes and
+// compares B's BerExp byte at once (S_TAKE). Anything else drops it; B then
+// starts as usual. Same bytes, same operations: bit-exact.
 `default_nettype none
 module samplerz (
 	input  wire        clk_i,
@@ -414,6 +417,32 @@ module samplerz (
 			| gate(a_xf, t4_q) | gate(a_xb, bt4_q) | gate(a_ef | a_eb, eln2)) ^ SIGN);
 	end
 
+	// The front's next trial after a hand-over (S_HAND) or a take
+	// (S_TAKE): speculative at g' = fp + 1 if spec_ok, its z from the
+	// prefetched bytes (as the last cycle of S_BYTES), its BerExp byte at
+	// fcur_q (= g' + 10), the next prefetch if that is <= 500 (which also
+	// lets a pair's B chain run beside it); else the front parks until the
+	// back decides. `go` is the state that runs the trial's chain.
+	task spec_next(input [4:0] go);
+		begin
+			nb_q <= 4'd0;
+			if (spec_ok) begin
+				spec_q <= 1'b1;
+				z0_q <= z0c;
+				z_q <= zsigned(nsb_q[0], z0c);
+				fp_q <= {1'b0, fcur_q};
+				pfok_q <= (fcur_q <= 9'd500);
+				if (fcur_q <= 9'd500) begin
+					pf_q <= 1'b1; fcur_q <= fcur_q + 9'd1;
+				end
+				st_q <= go;
+			end else begin
+				spec_q <= 1'b0; st_q <= S_PARK;
+				pfok_q <= 1'b0;
+			end
+		end
+	endtask
+
 	always @(posedge clk_i or negedge rst_ni) begin
 		if (!rst_ni) begin
 			st_q <= S_IDLE; ret_q <= S_IDLE; cnt_q <= 4'd0; issued_q <= 1'b0; su_q <= 4'd0;
@@ -635,27 +664,7 @@ module samplerz (
 				end else begin
 					zz_q <= tzz_q; e_q <= sat63(fe_q); bz_q <= z_q;
 					hk_q <= 4'd1; hc_q <= 2'd0; bst_q <= B_HORNER;
-					nb_q <= 4'd0;
-					if (spec_ok) begin
-						// the speculative trial's z from the prefetched
-						// bytes (as the last cycle of S_BYTES); its
-						// BerExp byte at fcur_q (= g + 10); the next
-						// prefetch if that is <= 500
-						spec_q <= 1'b1;
-						z0_q <= z0c;
-						z_q <= zsigned(nsb_q[0], z0c);
-						fp_q <= {1'b0, fcur_q};
-						// with a pair: B's first trial, if this trial's
-						// predecessor accepts, reads the same bytes (same z)
-						pfok_q <= (fcur_q <= 9'd500);
-						if (fcur_q <= 9'd500) begin
-							pf_q <= 1'b1; nb_q <= 4'd0; fcur_q <= fcur_q + 9'd1;
-						end
-						st_q <= S_X1;
-					end else begin
-						spec_q <= 1'b0; st_q <= S_PARK;
-						pfok_q <= 1'b0;
-					end
+					spec_next(S_X1);
 				end
 			end
 			// B of a pair taken: when B's context has zb, B's first trial
@@ -668,20 +677,9 @@ module samplerz (
 				trials_q <= 8'd1;
 				cm_valid_o <= 1'b1; cm_ptr_o <= fp_q[8:0];
 				bz_q <= z_q; zb_q <= zbb_q; bi_q <= 3'd7; bst_q <= B_CM;
-				nb_q <= 4'd0;
-				pfok_q <= 1'b0;
-				if (spec_ok) begin
-					spec_q <= 1'b1;
-					z0_q <= z0c;
-					z_q <= zsigned(nsb_q[0], z0c);
-					fp_q <= {1'b0, fcur_q};
-					if (fcur_q <= 9'd500) begin
-						pf_q <= 1'b1; fcur_q <= fcur_q + 9'd1;
-					end
-					// its chain already runs if A's drain kept it
-					st_q <= bnext_q ? S_ADOPT : S_X1;
-				end else begin
-					spec_q <= 1'b0; st_q <= S_PARK;
+				// (its chain already runs if A's drain kept it)
+				spec_next(bnext_q ? S_ADOPT : S_X1);
+				if (!spec_ok) begin
 					bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
 				end
 			end else if (hb_st_q == HB_IDLE && !hbrdy_q) begin
