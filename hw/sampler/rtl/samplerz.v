@@ -43,10 +43,9 @@
 // PRNG state after a sample is the library's. The speculative trial's 10
 // bytes are prefetched while the front runs trial k's x chain; its z is
 // formed in the hand-over cycle; the accepting byte's cycle ends the
-// sample. Cycles per sample (no refill wait): 42 + 40 trials + 40 (trials
+// sample. Cycles per sample (no refill wait): 30 + 36 trials + 28 (trials
 // started at the committed cursor - 1) + bytes read on the byte port
-// (measured, test-sampler; 43 + 46 + 41 before the FP operands went to
-// the units in their issue cycle, see "FP units" below).
+// (fitted by test-sampler; hw/sampler/doc/sampler.md has the history).
 //
 // Pair speculation (nvalid_i, the leaves of ffSampling): if A's trial k
 // accepts after one BerExp byte, the next sample B's first trial reads the
@@ -100,11 +99,11 @@ module samplerz (
 );
 	wire [18*72-1:0] SAMPLER_RCDT;
 	wire [13*64-1:0] SAMPLER_EXPM;
-	wire [63:0] SAMPLER_FPR_INV_2SQRSIGMA0, SAMPLER_FPR_LOG2, SAMPLER_FPR_INV_LOG2,
-	            SAMPLER_FPR_PTWO63;
+	wire [63:0] SAMPLER_FPR_INV_2SQRSIGMA0, SAMPLER_FPR_INV_LOG2;
+	// (ln 2 itself is in sampler_eln2_rom's products; 2^63 is scale63)
 	sampler_tables u_tables (.rcdt_o(SAMPLER_RCDT), .expm_o(SAMPLER_EXPM),
-		.fpr_inv_2sqrsigma0_o(SAMPLER_FPR_INV_2SQRSIGMA0), .fpr_log2_o(SAMPLER_FPR_LOG2),
-		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2), .fpr_ptwo63_o(SAMPLER_FPR_PTWO63));
+		.fpr_inv_2sqrsigma0_o(SAMPLER_FPR_INV_2SQRSIGMA0), .fpr_log2_o(),
+		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2), .fpr_ptwo63_o());
 	localparam [63:0] SIGN = 64'h8000000000000000;
 	localparam integer LAT_ADD = 6, LAT_MUL = 5;
 	// S_WAIT cycles after an issue before the state that reads the result
@@ -115,7 +114,7 @@ module samplerz (
 
 	localparam [4:0]
 		S_IDLE   = 5'd0,  S_TRIAL  = 5'd5,  S_BYTES  = 5'd6,
-		S_Z      = 5'd8,  S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
+		S_X1     = 5'd9,  S_X2     = 5'd10, S_X3     = 5'd11,
 		S_X4     = 5'd12, S_E1     = 5'd13, S_E2     = 5'd14, S_E3     = 5'd15,
 		S_HAND   = 5'd17, S_PARK   = 5'd18, S_TAKE   = 5'd19, S_ADOPT  = 5'd20,
 		S_WAIT   = 5'd22, S_ERR    = 5'd23;
@@ -187,9 +186,7 @@ module samplerz (
 	reg  [63:0] zbb_q;
 	reg         bnext_q;         // the running B chain is B's second trial
 	                             // (position g + 11), kept after A's accept
-	reg         ardy_q;          // its ticket, for S_ADOPT:
-	reg  [63:0] atzz_q;
-	reg  [31:0] afe_q;
+	reg         ardy_q;          // its ticket is in tzz_q, fe_q (S_ADOPT)
 	reg         held_q;          // A accepted after one BerExp byte at the
 	                             // trial whose next position B's Horner
 	                             // context holds: kept for the next start
@@ -343,8 +340,8 @@ module samplerz (
 	// rule firing (fp <= 500: the align needs g < 503, the last byte g + 9
 	// below 511): a function of the stream position only. Its 10 bytes
 	// are prefetched on the look-ahead port (10 cycles, one per cycle)
-	// while the front runs trial k's x chain (at least 46 cycles), into
-	// v_q (free once trial k's z0 is taken) and nsb_q.
+	// while the front runs trial k's x chain (36 cycles), into v_q (free
+	// once trial k's z0 is taken) and nsb_q.
 	wire spec_ok = (fp_q <= 10'd500);
 
 	// Horner: step k (1..12) issues y_k = C[k] - mulhi(zz, y_(k-1)) with
@@ -369,10 +366,9 @@ module samplerz (
 			mh_sub = (hbk_q != 4'd13);
 		end
 	end
-	// B's chain issues this cycle (the front's first issue of a chain waits
-	// a cycle when it would fall on one: only possible when a hand-over was
-	// late, near a refill)
-	// the chain events of this cycle (either count)
+	// B's chain events of this cycle (on either count); bc_iss: B issues
+	// on a unit (the front's first issue of a chain then waits a cycle: only
+	// possible when a hand-over was late, near a refill)
 	wire ev_z = (bc_q == BC_Z) | (tc_q == BC_Z), ev_t1 = (bc_q == BC_T1) | (tc_q == BC_T1),
 	     ev_sq = (bc_q == BC_SQ) | (tc_q == BC_SQ), ev_dss = (bc_q == BC_DSS) | (tc_q == BC_DSS),
 	     ev_x = (bc_q == BC_X) | (tc_q == BC_X), ev_y = (bc_q == BC_Y) | (tc_q == BC_Y),
@@ -386,8 +382,8 @@ module samplerz (
 	// first issue of a chain waits when it would meet one of B's), so the
 	// operands are a one-hot AND-OR of the sources (one multiplexer level
 	// in front of the units, not a priority chain). B's chain and the
-	// front's share their multiplier steps' operands (f_z0sq is B's at
-	// BC_T1, add_y / mul_y are the issuer's own results).
+	// front's share the selects of the steps whose operands are the same
+	// (add_y / mul_y are then the issuer's own results).
 	wire fx1 = (st_q == S_X1) & ~issued_q & (su_q == 4'd0) & ~bc_iss;
 	wire m_ii = (su_q == 4'd2);                                   // isigma^2
 	wire m_is = (su_q == 4'd3);                                   // ccs
@@ -416,6 +412,19 @@ module samplerz (
 		add_b_d = ((gate(a_r | a_rb, fs_q) | gate(a_tf, r_q) | gate(a_tb, br_q)
 			| gate(a_xf, t4_q) | gate(a_xb, bt4_q) | gate(a_ef | a_eb, eln2)) ^ SIGN);
 	end
+
+	// Dropping the pair speculation's work: the B chains (and the kept
+	// second-trial ticket), and B's Horner context.
+	task b_stop_chains;
+		begin
+			bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
+		end
+	endtask
+	task b_drop_ctx;
+		begin
+			hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+		end
+	endtask
 
 	// The front's next trial after a hand-over (S_HAND) or a take
 	// (S_TAKE): speculative at g' = fp + 1 if spec_ok, its z from the
@@ -462,7 +471,7 @@ module samplerz (
 			hb_st_q <= HB_IDLE; hbk_q <= 4'd0; bp_q <= 2'd0; hbz_q <= 64'd0; hby_q <= 64'd0;
 			hbe_q <= 6'd0; hbrdy_q <= 1'b0; zbb_q <= 64'd0;
 			held_q <= 1'b0; ps_q <= 1'b0;
-			bnext_q <= 1'b0; ardy_q <= 1'b0; atzz_q <= 64'd0; afe_q <= 32'd0;
+			bnext_q <= 1'b0; ardy_q <= 1'b0;
 			lmu_q <= 64'd0; lisig_q <= 64'd0; lsmin_q <= 64'd0; lmaxt_q <= 8'd0;
 		end else begin
 			done_o <= 1'b0;
@@ -518,8 +527,11 @@ module samplerz (
 			end
 			if (ev_end) begin
 				if (bnext_q) begin
-					// B's second trial: the ticket waits for S_ADOPT
-					atzz_q <= {trunc_add63[62:0], 1'b0}; afe_q <= qfe_q; ardy_q <= 1'b1;
+					// B's second trial: its ticket goes to the front's
+					// ticket registers (the front is past its drain and
+					// runs no chain until S_ADOPT hands this one over)
+					tzz_q <= {trunc_add63[62:0], 1'b0}; fe_q <= qfe_q; terr_q <= 1'b0;
+					ardy_q <= 1'b1;
 				end else begin
 					// the ticket goes to B's Horner context
 					hbz_q <= {trunc_add63[62:0], 1'b0}; hbe_q <= sat63(qfe_q);
@@ -558,8 +570,7 @@ module samplerz (
 					mu_q <= in_mu; s_q <= bs_q; r_q <= br_q; pv_q <= 1'b0;
 					st_q <= S_TAKE;
 				end else begin
-					bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
-					hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+					b_stop_chains; b_drop_ctx;
 					mu_q <= in_mu; isig_q <= in_isig; smin_q <= in_smin;
 					maxt_q <= in_maxt;
 					pv_q <= 1'b0;
@@ -679,9 +690,7 @@ module samplerz (
 				bz_q <= z_q; zb_q <= zbb_q; bi_q <= 3'd7; bst_q <= B_CM;
 				// (its chain already runs if A's drain kept it)
 				spec_next(bnext_q ? S_ADOPT : S_X1);
-				if (!spec_ok) begin
-					bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
-				end
+				if (!spec_ok) b_stop_chains;
 			end else if (hb_st_q == HB_IDLE && !hbrdy_q) begin
 				// (not reached: a held B always has its context) B starts
 				// as a single sample
@@ -691,15 +700,13 @@ module samplerz (
 			// gives its ticket (then S_HAND as for any speculative trial);
 			// if that chain stopped (e < 0), the front runs the trial's chain
 			S_ADOPT: if (ardy_q) begin
-				tzz_q <= atzz_q; fe_q <= afe_q; terr_q <= 1'b0;
 				ardy_q <= 1'b0; bnext_q <= 1'b0; st_q <= S_HAND;
 			end else if (bc_q == 6'd0) begin
 				bnext_q <= 1'b0; st_q <= S_X1;
 			end
 			S_PARK: ;
 			S_ERR: begin
-				bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0; held_q <= 1'b0;
-				bnext_q <= 1'b0; ardy_q <= 1'b0;
+				b_stop_chains; b_drop_ctx; held_q <= 1'b0;
 				z_o <= 32'd0;
 				trials_o <= trials_q;
 				done_o <= 1'b1;
@@ -756,8 +763,8 @@ module samplerz (
 									// B's second trial at g + 11: kept)
 									held_q <= 1'b1; bnext_q <= (bc_q != 6'd0);
 								end else begin
-									pf_q <= 1'b0; st_q <= S_IDLE; bc_q <= 6'd0;
-									hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+									pf_q <= 1'b0; st_q <= S_IDLE;
+									b_stop_chains; b_drop_ctx;
 								end
 							end
 							else if (trials_q == maxt_q) begin
@@ -765,11 +772,11 @@ module samplerz (
 							end else if (!spec_q) begin
 								// no speculation made (parked front)
 								issued_q <= 1'b0; pf_q <= 1'b0; st_q <= S_TRIAL;
-								bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+								b_stop_chains; b_drop_ctx;
 							end else begin
 								// the speculative trial is the next one;
 								// B's context (its position) is not B's
-								hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
+								b_drop_ctx;
 							end
 						end
 					end
@@ -787,15 +794,11 @@ module samplerz (
 				if (ber_last) begin
 					bst_q <= B_IDLE;
 					// (more than one byte read: B's chain and context, if
-					// any, had the wrong bytes)
-					if (bi_q != 3'd7) begin
-						bc_q <= 6'd0; tc_q <= 6'd0; hb_st_q <= HB_IDLE; hbrdy_q <= 1'b0;
-					end
-					// (B's first trial: its second's chain is wanted only
-					// after a rejection after this one byte)
-					if (bi_q != 3'd7 || ber_acc) begin
-						bc_q <= 6'd0; tc_q <= 6'd0; bnext_q <= 1'b0; ardy_q <= 1'b0;
-					end
+					// any, had the wrong bytes; after B's first trial,
+					// its second's chain is wanted only after a rejection
+					// after this one byte)
+					if (bi_q != 3'd7) b_drop_ctx;
+					if (bi_q != 3'd7 || ber_acc) b_stop_chains;
 					if (ber_acc) begin
 						// accept: the sample ends in this cycle
 						z_o <= s_q + {{26{bz_q[5]}}, bz_q};
