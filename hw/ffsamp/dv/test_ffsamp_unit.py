@@ -29,7 +29,6 @@ import sampler_refmodel as ref  # noqa: E402
 
 ERR_OK, ERR_NOTREE, ERR_LOGN, ERR_WDOG = 0, 1, 2, 3
 ERR_SZ_ARG, ERR_SZ_RANGE, ERR_SZ_TRIALS = 5, 6, 7
-S_SZW = 8   # ffsamp_engine's state while SamplerZ runs
 
 
 def f2b(x):
@@ -86,7 +85,7 @@ class FfsampTB:
             await RisingEdge(d.clk_i)
             self.cycle += 1
             await ReadOnly()
-            if int(d.u_engine.st_q.value) == S_SZW:
+            if int(d.u_engine.szf_q.value):
                 self.sz_cycles += 1
             if int(d.refused_o.value):
                 self.refused += 1

@@ -4,17 +4,23 @@
 A node of n = 4 (split t1, right child of logn 1, merge, phase 3 on two
 slots, split, left child, merge) run by one thread on all 32 registers,
 values kept in registers between the steps (only the node's outputs z1,
-z0 are stored). This script holds the program with symbolic registers and
+z0 are stored). This script holds the program with symbolic registers
+(written in the order of the generic kernels' steps) and
 
+  * orders it for issue (list_schedule: the engine's thread issues in
+    order, so the order decides where it waits; SamplerZ calls keep their
+    order and pairs),
   * allocates the physical registers (lowest free one; a register is free
     again once its last reader has issued: reads capture the value at issue),
   * checks the program against the engine's generic kernels (split,
     K_NODE1, merge, K_T0: the same binary64 operations in the same order;
     Python floats are binary64, SamplerZ replaced by a deterministic
     stand-in) on random inputs,
-  * models the engine's in-order single-thread issue (forwarding; adder 7,
-    multiplier 6, memories / ROM 1 cycle; SZ reads its operands from the
-    register file and blocks) and prints the cycles outside SamplerZ,
+  * models the engine's in-order single-thread issue (forwarding; adder 6,
+    multiplier 5, memories / ROM 1 cycle; SZ reads its operands from the
+    register file, SamplerZ runs one sample at a time beside the thread)
+    and prints the cycles outside SamplerZ (checked to be the same for a
+    range of SamplerZ times),
   * with --verilog, prints the case items of ucode() for K_NODE2 (pasted
     into hw/ffsamp/rtl/ffsamp_engine.v; --check compares them with the
     file).
@@ -163,11 +169,16 @@ def build():
     merge("lz0r", "lz0i", "L_", ("z00", "z01", "z02", "z03"), 12)
 
 
-build()
-
 NREG = 32
-LAT = {"LD": 1, "LDT": 1, "LDW": 1, "ADD": 7, "SUB": 7, "ADDH": 7, "SUBH": 7,
-       "MUL": 6, "MULN": 6}
+# issue to the first dependent issue (forwarded): adder 6, multiplier 5
+# (operands at issue), memories and ROM 1
+LAT = {"LD": 1, "LDT": 1, "LDW": 1, "ADD": 6, "SUB": 6, "ADDH": 6, "SUBH": 6,
+       "MUL": 5, "MULN": 5}
+# SamplerZ's cycles (issue to done) for the model and the list scheduler:
+# a pair's first sample with one trial, its second taken from the
+# speculation (hw/sampler/doc/sampler.md); the schedule's cycles outside
+# SamplerZ do not depend on them (main() checks a range)
+SZ_CYCLES = (77, 12)
 
 
 def srcs(i):
@@ -182,6 +193,70 @@ def dsts(i):
     if op == "LDW":
         return [dst + ".re", dst + ".im"]
     return [dst]
+
+
+def sz_durations(prog, pair):
+    """SZ instruction index -> its cycles in the model: pair[0] for a
+    pair's first sample, pair[1] for its second"""
+    szs = [k for k, i in enumerate(prog) if i[0] == "SZ"]
+    return {k: pair[j % 2] for j, k in enumerate(szs)}
+
+
+def list_schedule(prog, pair=SZ_CYCLES):
+    """The program's issue order: a list schedule for the engine's in-order
+    thread (one instruction per cycle, see schedule()). Each step takes,
+    among the instructions whose producers have issued, the one that can
+    issue first, ties broken by the longest latency-weighted path to the
+    end. The SZ instructions keep their order (the PRNG stream's order)
+    and a pair's second follows its first at once (the engine's pair
+    speculation reads it as the next instruction)."""
+    n = len(prog)
+    prod = {}
+    for k, i in enumerate(prog):
+        for d in dsts(i):
+            prod[d] = k
+    preds = [set(prod[x] for x in srcs(i)) for i in prog]
+    szs = [k for k, i in enumerate(prog) if i[0] == "SZ"]
+    for a, b in zip(szs, szs[1:]):
+        preds[b].add(a)
+    succ = [set() for _ in range(n)]
+    for k in range(n):
+        for q in preds[k]:
+            succ[q].add(k)
+    szd = sz_durations(prog, pair)
+
+    def lat(k):
+        return szd[k] + 1 if k in szd else LAT.get(prog[k][0], 1)
+    prio = [0] * n
+    for k in reversed(range(n)):
+        prio[k] = lat(k) + max([prio[x] for x in succ[k]] + [0])
+    done, order, ready = set(), [], {}
+    c, szfree, second = 0, 0, None
+
+    def earliest(k):
+        i = prog[k]
+        if i[0] == "SZ":
+            return max([c, szfree] + [ready[x] + 1 for x in srcs(i)])
+        return max([c] + [ready[x] for x in srcs(i)])
+    while len(order) < n:
+        cand = [second] if second is not None else \
+            [k for k in range(n) if k not in done and preds[k] <= done]
+        k = min(cand, key=lambda k: (earliest(k), -prio[k], k))
+        c = earliest(k)
+        i = prog[k]
+        order.append(k)
+        done.add(k)
+        if i[0] == "SZ":
+            rest = [j for j in szs if j not in done]
+            second = rest[0] if (second is None and rest and prog[rest[0]][3] == i[3]) \
+                else None
+            szfree = c + szd[k]
+            ready[i[1]] = c + szd[k] + 1
+        else:
+            for d in dsts(i):
+                ready[d] = c + LAT[i[0]]
+        c += 1
+    return [prog[k] for k in order]
 
 
 def allocate():
@@ -229,6 +304,8 @@ def allocate():
     return reg
 
 
+build()
+PROG[:] = list_schedule(PROG)
 REG = allocate()
 
 
@@ -329,12 +406,19 @@ def check_values(trials=2000):
         assert run_program(t0, t1, tree, w, sz) == ref_node2(t0, t1, tree, w, sz)
 
 
-def schedule(sz_cycles=100):
-    """cycles of the kernel outside SamplerZ in the engine's model"""
+def schedule(pair=SZ_CYCLES):
+    """cycles of the kernel outside SamplerZ in the engine's model: one
+    thread, in order, one instruction per cycle when its operands are
+    ready (forwarded; an SZ reads the register file, a cycle later) and
+    its destination is not waiting; SamplerZ runs one sample at a time
+    beside the thread (the next SZ may issue in the cycle a sample ends,
+    its result is read from the next cycle). Checks that a pair's second
+    mu is in the register file two cycles after the first starts (the
+    engine's pair speculation reads it then)."""
     ready = {}       # register -> first cycle an issue may forward it
     inrf = {}        # register -> first cycle it is in the register file
-    c = 0
-    szc = 0
+    szd = sz_durations(PROG, pair)
+    c = szfree = szc = 0
     for pc, i in enumerate(PROG):
         op = i[0]
         t = c
@@ -342,21 +426,24 @@ def schedule(sz_cycles=100):
             t = max(t, (inrf if op == "SZ" else ready)[REG[s]])
         for d in dsts(i):   # destination not waiting for a result
             t = max(t, ready.get(REG[d], 0))
+        if op == "SZ":
+            t = max(t, szfree)
+            nxt = PROG[pc + 1]
+            if nxt[0] == "SZ" and nxt[3] == i[3]:
+                assert inrf[REG[nxt[2]]] <= t + 2, "pc %d: pair's second mu late" % pc
         c = t
         if op == "SZ":
-            done = c + sz_cycles          # S_SZW from c + 1 to done
-            szc += sz_cycles
+            szfree = c + szd[pc]
+            szc += szd[pc]
             for d in dsts(i):
-                ready[REG[d]] = done + 1
-                inrf[REG[d]] = done + 1
-            c = done + 1
-            continue
-        for d in dsts(i):
-            ready[REG[d]] = c + LAT[op]
-            inrf[REG[d]] = c + LAT[op] + 1
+                ready[REG[d]] = inrf[REG[d]] = c + szd[pc] + 1
+        else:
+            for d in dsts(i):
+                ready[REG[d]] = c + LAT[op]
+                inrf[REG[d]] = c + LAT[op] + 1
         c += 1
     # the kernel ends with its last store (no result outstanding)
-    return c - szc
+    return max(c, szfree + 1) - szc
 
 
 OPC = {"LD": "O_LD", "ST": "O_ST", "ADD": "O_ADD", "SUB": "O_SUB", "MUL": "O_MUL",
@@ -383,7 +470,9 @@ if __name__ == "__main__":
     check_values()
     print("K_NODE2: %d instructions, %d registers, values match the generic kernels"
           % (len(PROG), len(set(REG.values()))), file=sys.stderr)
-    print("model: %d cycles outside SamplerZ per node" % schedule(), file=sys.stderr)
+    outside = set(schedule((a, b)) for a in (77, 113, 149) for b in (12, 48, 77))
+    assert len(outside) == 1, outside
+    print("model: %d cycles outside SamplerZ per node" % outside.pop(), file=sys.stderr)
     if "--verilog" in sys.argv:
         print("\n".join(verilog()))
     if "--check" in sys.argv:
