@@ -670,19 +670,26 @@ module ffsamp_engine #(
 	end
 	wire [NR-1:0] pend_f = pend_q & ~wb_now;
 	// register idx as an instruction issued now reads it (rf: its value in
-	// the register file; the other arguments: this cycle's write-backs)
+	// the register file; the other arguments: this cycle's write-backs).
+	// At most one write-back targets a register in a cycle (a register has
+	// at most one result in flight: an instruction issues only when its
+	// destination is not pending), so the sources are one-hot: an AND-OR,
+	// not a priority chain
 	function [63:0] opnd(input [RW-1:0] idx, input [63:0] rf,
 		input [RW+1:0] ta, input [63:0] va, input [RW:0] tm, input [63:0] vm,
 		input [RW:0] tl, input [63:0] vl, input [RW:0] tt, input [63:0] vt,
 		input [RW:0] tr, input [127:0] vr);
+		reg sa, sm, sl, st, sr0, sr1;
 		begin
-			if (ta[RW+1] && ta[RW:1] == idx) opnd = va;
-			else if (tm[RW] && tm[RW-1:0] == idx) opnd = vm;
-			else if (tl[RW] && tl[RW-1:0] == idx) opnd = vl;
-			else if (tt[RW] && tt[RW-1:0] == idx) opnd = vt;
-			else if (tr[RW] && tr[RW-1:0] == idx) opnd = vr[127:64];
-			else if (tr[RW] && tr[RW-1:0] + 1'b1 == idx) opnd = vr[63:0];
-			else opnd = rf;
+			sa = ta[RW+1] && ta[RW:1] == idx;
+			sm = tm[RW] && tm[RW-1:0] == idx;
+			sl = tl[RW] && tl[RW-1:0] == idx;
+			st = tt[RW] && tt[RW-1:0] == idx;
+			sr0 = tr[RW] && tr[RW-1:0] == idx;
+			sr1 = tr[RW] && tr[RW-1:0] + 1'b1 == idx;
+			opnd = ({64{sa}} & va) | ({64{sm}} & vm) | ({64{sl}} & vl) | ({64{st}} & vt)
+				| ({64{sr0}} & vr[127:64]) | ({64{sr1}} & vr[63:0])
+				| ({64{~(sa | sm | sl | st | sr0 | sr1)}} & rf);
 		end
 	endfunction
 
