@@ -42,13 +42,10 @@ def ins(op, dst=None, a=None, b=None, port=0):
     PROG.append((op, dst, a, b, port))
 
 
-def split(a0, b0, a1, b1, c0r, c0i, c1r, c1i, pre, fill_after_sub=(),
-          fill_after_mul=()):
+def split(a0, b0, a1, b1, c0r, c0i, c1r, c1i, pre):
     """poly_split_fft at logn 2 (one pair): a = (a0, a1), b = (b0, b1);
     f0 = (a + b)/2 -> (c0r, c0i); f1 = (a - b)/2 * conj(w) -> (c1r, c1i)"""
     ins("SUBH", pre + "dr", a0, b0)
-    for f in fill_after_sub:
-        ins(*f)
     ins("SUBH", pre + "di", a1, b1)
     ins("ADDH", c0r, a0, b0)
     ins("MUL", pre + "p0", pre + "dr", "w.re")
@@ -56,13 +53,11 @@ def split(a0, b0, a1, b1, c0r, c0i, c1r, c1i, pre, fill_after_sub=(),
     ins("ADDH", c0i, a1, b1)
     ins("MULN", pre + "p1", pre + "di", "w.im")
     ins("MUL", pre + "p3", pre + "di", "w.re")
-    for f in fill_after_mul:
-        ins(*f)
     ins("SUB", c1r, pre + "p0", pre + "p1")
     ins("ADD", c1i, pre + "p2", pre + "p3")
 
 
-def child(t0r, t0i, t1r, t1i, tb, pre, zr, zi, yr, yi, fill_ai=(), fill_xi=()):
+def child(t0r, t0i, t1r, t1i, tb, pre, zr, zi, yr, yi):
     """K_NODE1 on (t0, t1) with its tree at node tree + tb: z1 = (zr, zi)
     (right leaf), z0 = (yr, yi) (left leaf); also t = z1 * w for the merge
     that follows (pre + tr, pre + ti)"""
@@ -83,12 +78,8 @@ def child(t0r, t0i, t1r, t1i, tb, pre, zr, zi, yr, yi, fill_ai=(), fill_xi=()):
     ins("ADD", pre + "ti", pre + "q2", pre + "q3")
     ins("SUB", pre + "ar", pre + "m0", pre + "m1")
     ins("ADD", pre + "ai", pre + "m2", pre + "m3")
-    for f in fill_ai:
-        ins(*f)
     ins("ADD", pre + "xr", pre + "ar", t0r)
     ins("ADD", pre + "xi", pre + "ai", t0i)
-    for f in fill_xi:
-        ins(*f)
     ins("SZ", yr, pre + "xr", pre + "s0")
     ins("SZ", yi, pre + "xi", pre + "s0")
 
@@ -115,22 +106,18 @@ def build():
     ins("LDW", "w")
     ins("LD", "a1", port=2)       # t1[2]
     ins("LD", "b1", port=3)       # t1[3]
-    split("a0", "b0", "a1", "b1", "rc0r", "rc0i", "rc1r", "rc1i", "s_",
-          fill_after_sub=[("LDT", "R_s1", None, None, 11),
-                          ("LDT", "R_lr", None, None, 8),
-                          ("LDT", "R_li", None, None, 9),
-                          ("LDT", "R_s0", None, None, 10)],
-          fill_after_mul=[("LDT", "L_s1", None, None, 7),
-                          ("LDT", "L_lr", None, None, 4),
-                          ("LDT", "L_li", None, None, 5),
-                          ("LDT", "L_s0", None, None, 6)])
-    # right child (tree + 8), its t = z1 * w; the loads for phase 3 in the
-    # chain's waits
-    child("rc0r", "rc0i", "rc1r", "rc1i", 8, "R_", "rz1r", "rz1i", "rz0r", "rz0i",
-          fill_ai=[("LD", "t00", None, None, 4), ("LD", "t01", None, None, 5),
-                   ("LD", "t02", None, None, 6), ("LD", "t03", None, None, 7)],
-          fill_xi=[("LDT", "l0", None, None, 0), ("LDT", "l1", None, None, 1),
-                   ("LDT", "l2", None, None, 2), ("LDT", "l3", None, None, 3)])
+    # the rest of the node's inputs: the children's leaves and l10 (right
+    # child at tree + 8, left at tree + 4), t0, the node's l10 (where they
+    # issue is list_schedule's choice)
+    for reg, port in (("R_s1", 11), ("R_lr", 8), ("R_li", 9), ("R_s0", 10),
+                      ("L_s1", 7), ("L_lr", 4), ("L_li", 5), ("L_s0", 6),
+                      ("l0", 0), ("l1", 1), ("l2", 2), ("l3", 3)):
+        ins("LDT", reg, port=port)
+    for j in range(4):
+        ins("LD", "t0%d" % j, port=4 + j)
+    split("a0", "b0", "a1", "b1", "rc0r", "rc0i", "rc1r", "rc1i", "s_")
+    # right child, its t = z1 * w for the merge
+    child("rc0r", "rc0i", "rc1r", "rc1i", 8, "R_", "rz1r", "rz1i", "rz0r", "rz0i")
     # merge -> z1 (node output) = (z10, z11, z12, z13)
     ins("ADD", "z10", "rz0r", "R_tr")
     ins("SUB", "z11", "rz0r", "R_tr")
