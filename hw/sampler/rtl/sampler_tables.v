@@ -5,9 +5,7 @@ module sampler_tables (
 	output wire [18*72-1:0] rcdt_o,   // 2^72 P(z > i), sigma0 = 1.8205; entry i at [72*i +: 72]
 	output wire [13*64-1:0] expm_o,   // FACCT exp(-x), 2^63-scaled, highest degree first; [64*u +: 64]
 	output wire [63:0] fpr_inv_2sqrsigma0_o,
-	output wire [63:0] fpr_log2_o,
-	output wire [63:0] fpr_inv_log2_o,
-	output wire [63:0] fpr_ptwo63_o  // binary64 bit patterns
+	output wire [63:0] fpr_inv_log2_o  // binary64 bit patterns
 );
 	assign rcdt_o = {
 		72'h000000000000000001,
@@ -45,9 +43,7 @@ module sampler_tables (
 		64'h00000004741183A3
 	};
 	assign fpr_inv_2sqrsigma0_o = 64'h3FC34F8BC183BBC2;
-	assign fpr_log2_o = 64'h3FE62E42FEFA39EF;
 	assign fpr_inv_log2_o = 64'h3FF71547652B82FE;
-	assign fpr_ptwo63_o = 64'h43E0000000000000;
 endmodule
 
 // e ln 2 = fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..511: d_o = product(a_i) one

@@ -5,8 +5,8 @@ is needed), from the same sources as the C library:
   - the base sampler's RCDT and the FACCT exp coefficients from
     scripts/gen_tables.py (the generator of src/tables.c; its checks run
     here too, so mpmath is needed), cross-checked with src/tables.c;
-  - the binary64 constants (1/(2 sigma0^2), ln 2, 1/ln 2, 2^63) from the
-    FPR_* macros of src/inner.h;
+  - the binary64 constants samplerz reads (1/(2 sigma0^2), 1/ln 2) from
+    the FPR_* macros of src/inner.h;
   - module sampler_eln2_rom: fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..511,
     the product BerExp forms from its exponent s (e ln 2), as a registered
     ROM (binary64 products of normal numbers, rounded to nearest even: the
@@ -16,7 +16,6 @@ Run: python3 hw/sampler/util/gen_sampler_tables.py [--check]
 """
 import os
 import re
-import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,8 +23,13 @@ HW = os.path.abspath(os.path.join(HERE, "..", ".."))
 ROOT = os.path.abspath(os.path.join(HW, ".."))
 OUT = os.path.join(HW, "sampler", "rtl", "sampler_tables.v")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(HW, "common", "dv"))
+import fa_model as m  # noqa: E402  (f2b / b2f: binary64 <-> bit patterns)
 
-FPR_NAMES = ["FPR_INV_2SQRSIGMA0", "FPR_LOG2", "FPR_INV_LOG2", "FPR_PTWO63"]
+# the constants read from src/inner.h; FPR_OUT: those sampler_tables
+# outputs (FPR_LOG2 goes into sampler_eln2_rom's products only)
+FPR_NAMES = ["FPR_INV_2SQRSIGMA0", "FPR_LOG2", "FPR_INV_LOG2"]
+FPR_OUT = ["FPR_INV_2SQRSIGMA0", "FPR_INV_LOG2"]
 
 
 def c_table(name):
@@ -60,19 +64,11 @@ def tables():
 ELN2_N = 512      # e < 289 for every legal SamplerZ input (x < 200)
 
 
-def bits2f(b):
-    return struct.unpack("<d", struct.pack("<Q", b))[0]
-
-
-def f2bits(x):
-    return struct.unpack("<Q", struct.pack("<d", x))[0]
-
-
 def eln2_table(log2_bits):
     """fpr_mul(fpr_of(e), FPR_LOG2) for e = 0..ELN2_N-1 (fpr_of(e) is
     exact; one IEEE binary64 product, round to nearest even)."""
-    ln2 = bits2f(log2_bits)
-    return [f2bits(float(e) * ln2) for e in range(ELN2_N)]
+    ln2 = m.b2f(log2_bits)
+    return [m.f2b(float(e) * ln2) for e in range(ELN2_N)]
 
 
 def render():
@@ -84,14 +80,14 @@ def render():
          "module sampler_tables (\n",
          "\toutput wire [18*72-1:0] rcdt_o,   // 2^72 P(z > i), sigma0 = 1.8205; entry i at [72*i +: 72]\n",
          "\toutput wire [13*64-1:0] expm_o,   // FACCT exp(-x), 2^63-scaled, highest degree first; [64*u +: 64]\n"]
-    o.append(",\n".join("\toutput wire [63:0] %s_o" % n.lower() for n in FPR_NAMES))
+    o.append(",\n".join("\toutput wire [63:0] %s_o" % n.lower() for n in FPR_OUT))
     o.append("  // binary64 bit patterns\n);\n")
     o.append("\tassign rcdt_o = {\n")
     o.append(",\n".join("\t\t72'h%018X" % v for v in reversed(rcdt)))
     o.append("\n\t};\n\tassign expm_o = {\n")
     o.append(",\n".join("\t\t64'h%016X" % v for v in reversed(expm)))
     o.append("\n\t};\n")
-    for n in FPR_NAMES:
+    for n in FPR_OUT:
         o.append("\tassign %s_o = 64'h%016X;\n" % (n.lower(), fc[n]))
     o.append("endmodule\n\n")
     # e ln 2 for BerExp's exponent: a registered ROM (block RAM)
