@@ -941,14 +941,7 @@ module ffsamp_engine #(
 				rf_q[wbr_q[RW-1:0]] <= root[127:64];
 				rf_q[wbr_q[RW-1:0] + 1'b1] <= root[63:0];
 			end
-			for (j = 0; j < NR; j = j + 1) begin
-				if ((wba_q[LA-1][RW+1] && wba_q[LA-1][RW:1] == j) ||
-				    (wbm_q[LM-1][RW] && wbm_q[LM-1][RW-1:0] == j) ||
-				    (wbl_q[RW] && wbl_q[RW-1:0] == j) ||
-				    (wbt_q[RW] && wbt_q[RW-1:0] == j) ||
-				    (wbr_q[RW] && (wbr_q[RW-1:0] == j || wbr_q[RW-1:0] + 1'b1 == j)))
-					pend_q[j] <= 1'b0;
-			end
+			pend_q <= pend_q & ~wb_now;
 			// the running sample's end: its value (binary64) into its
 			// register, read from the next cycle on (not forwarded)
 			if (szf_q && sz_done) begin

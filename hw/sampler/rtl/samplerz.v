@@ -102,8 +102,8 @@ module samplerz (
 	wire [63:0] SAMPLER_FPR_INV_2SQRSIGMA0, SAMPLER_FPR_INV_LOG2;
 	// (ln 2 itself is in sampler_eln2_rom's products; 2^63 is scale63)
 	sampler_tables u_tables (.rcdt_o(SAMPLER_RCDT), .expm_o(SAMPLER_EXPM),
-		.fpr_inv_2sqrsigma0_o(SAMPLER_FPR_INV_2SQRSIGMA0), .fpr_log2_o(),
-		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2), .fpr_ptwo63_o());
+		.fpr_inv_2sqrsigma0_o(SAMPLER_FPR_INV_2SQRSIGMA0),
+		.fpr_inv_log2_o(SAMPLER_FPR_INV_LOG2));
 	localparam [63:0] SIGN = 64'h8000000000000000;
 	localparam integer LAT_ADD = 6, LAT_MUL = 5;
 	// S_WAIT cycles after an issue before the state that reads the result
@@ -302,9 +302,11 @@ module samplerz (
 			z0c = z0c + {4'd0, lt[i]};
 	end
 
-	// B's last product read this cycle (never the cycle of the back's zfirst:
-	// the two issue in different cycles)
-	wire        hb_fin = (hb_st_q == HB_WAIT) & bp_q[1] & (hbk_q == 4'd14);
+	// B's Horner context: its product issued two cycles ago arrives now
+	// (b_arr); the last one (hb_fin) never in the cycle of the back's
+	// zfirst: the two issue in different cycles
+	wire        b_arr = (hb_st_q == HB_WAIT) & bp_q[1];
+	wire        hb_fin = b_arr & (hbk_q == 4'd14);
 	wire [5:0]  sw = hb_fin ? hbe_q : e_q;
 	function [5:0] sat63(input [31:0] e);
 		sat63 = (e > 32'd63) ? 6'd63 : e[5:0];
@@ -350,8 +352,7 @@ module samplerz (
 	// B's Horner context issues in the cycles the back does not: its step
 	// is ready (operand in hby_q) or its previous product arrives now
 	wire a_mh = (bst_q == B_HORNER) & (hc_q == 2'd0) & (hk_q != 4'd14);
-	wire b_arr = (hb_st_q == HB_WAIT) & bp_q[1];
-	wire b_mh = ((hb_st_q == HB_RDY) | (b_arr & (hbk_q != 4'd14))) & ~a_mh;
+	wire b_mh = ((hb_st_q == HB_RDY) | (b_arr & ~hb_fin)) & ~a_mh;
 	always @(*) begin
 		mh_en = a_mh | b_mh;
 		if (a_mh) begin
@@ -544,7 +545,7 @@ module samplerz (
 			if (b_mh) begin
 				hbk_q <= hbk_q + 4'd1; hb_st_q <= HB_WAIT;
 			end else if (b_arr) begin
-				if (hbk_q == 4'd14) begin
+				if (hb_fin) begin
 					zbb_q <= zb_d; hbrdy_q <= 1'b1; hb_st_q <= HB_IDLE;
 				end else begin
 					hby_q <= mh_y; hb_st_q <= HB_RDY;
