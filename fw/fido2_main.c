@@ -110,7 +110,9 @@ static void serve_fido2(const fw_request *rq)
 		p + 4 + FIDO2_SOC_ENTROPY + 4, rsp_buf + FA_SOC_RSP_HDR + 4,
 		&out_len) != 0)
 	{
-		fw_puts("fido2: the flash store cannot be mounted\n");
+		fw_puts("fido2: the flash store cannot be mounted: ");
+		fw_puts(dev.fs.err != NULL ? dev.fs.err : "read or write error");
+		fw_puts("\n");
 		fw_rsp_status(FA_SOC_ST_LIB_ERROR);
 		return;
 	}

@@ -188,7 +188,7 @@ int fido2_soc_dev_report(fido2_soc_dev *d, const uint8_t *entropy,
 			return -1;
 		}
 		dev_apply_ek_cache(d);
-		fido2_hid_init(&d->hid, dev_send, dev_handle, NULL, d);
+		fido2_hid_init(&d->hid, dev_send, dev_handle, NULL, dev_rng, d);
 		d->started = 1;
 	}
 	fido2_hid_tick(&d->hid, d->now_ms(d->user));

@@ -30,6 +30,28 @@ derive_keys(fido2_auth *a)
 		a->wrap_key);
 }
 
+/* The second half of a Reset whose commit is written: the records of the
+   old epoch go (the state licenses it), then the flag is cleared. 0, or
+   -1 with the flag still set (in the store and in RAM: every later state
+   write carries it, and makeCredential first retries this). */
+static int
+finish_reset(fido2_auth *a)
+{
+	fido2_dev_state ns;
+	if (a->store->wipe(a->store_user) != 0) {
+		return -1;
+	}
+	ns = a->st;
+	ns.flags &= ~FIDO2_STATE_RESET_PENDING;
+	if (a->store->save_state(a->store_user, &ns) != 0) {
+		fido2_wipe(&ns, sizeof ns);
+		return -1;
+	}
+	a->st = ns;
+	fido2_wipe(&ns, sizeof ns);
+	return 0;
+}
+
 int
 fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 	void *store_user, const fido2_platform *plat, void *user,
@@ -65,6 +87,7 @@ fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 		}
 		a->st.counter_reserved = 0;
 		a->st.epoch = 1;
+		a->st.flags = 0;
 		if (store->save_state(store_user, &a->st) != 0) {
 			return -1;
 		}
@@ -73,6 +96,9 @@ fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 	   continue above them. */
 	a->counter = a->st.counter_reserved;
 	derive_keys(a);
+	if (a->st.flags & FIDO2_STATE_RESET_PENDING) {
+		return finish_reset(a) == 0 ? 0 : -1;
+	}
 	return 0;
 }
 
@@ -549,6 +575,56 @@ ask_up(fido2_auth *a, const char *what, const uint8_t *rp, size_t rp_len)
 	return up_status(a->plat->user_presence(a->user, what, rp, rp_len));
 }
 
+/* An rpId as WebAuthn hands it to an authenticator: the relying party's
+   effective domain, already in ASCII (IDNA) lower case. Accepted: 1..253
+   bytes, dot-separated labels of 1..63 bytes from [a-z0-9-], no label
+   starting or ending with '-', and a last label that is not all digits
+   (an IPv4 address is not a domain). Anything else (empty, NUL or other
+   control bytes, upper case, spaces, a trailing dot, 5,000 bytes) is
+   CTAP1_ERR_INVALID_PARAMETER before any key or state is touched. */
+#define FIDO2_RP_ID_MAX 253u
+
+static int
+rp_id_check(const fido2_cbor_item *rpid)
+{
+	const uint8_t *s = rpid->data;
+	uint64_t n = rpid->val, i;
+	size_t label = 0;
+	int digits_only = 1;
+
+	if (n == 0 || n > FIDO2_RP_ID_MAX) {
+		return CTAP1_ERR_INVALID_PARAMETER;
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t c = s[i];
+		if (c == '.') {
+			if (label == 0 || s[i - 1] == '-') {
+				return CTAP1_ERR_INVALID_PARAMETER;
+			}
+			label = 0;
+			digits_only = 1;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			/* a digit */
+		} else if ((c >= 'a' && c <= 'z') || c == '-') {
+			if (c == '-' && label == 0) {
+				return CTAP1_ERR_INVALID_PARAMETER;
+			}
+			digits_only = 0;
+		} else {
+			return CTAP1_ERR_INVALID_PARAMETER;
+		}
+		if (++label > 63) {
+			return CTAP1_ERR_INVALID_PARAMETER;
+		}
+	}
+	if (label == 0 || s[n - 1] == '-' || digits_only) {
+		return CTAP1_ERR_INVALID_PARAMETER;
+	}
+	return CTAP2_OK;
+}
+
 /* Options map: reads rk/up/uv as -1 (absent), 0 or 1. */
 static int
 parse_options(const fido2_cbor_item *m, int *rk, int *up, int *uv)
@@ -680,6 +756,10 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	if (rpid.major != FIDO2_CBOR_TEXT) {
 		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
 	}
+	r = rp_id_check(&rpid);
+	if (r != CTAP2_OK) {
+		return r;
+	}
 	if (!fido2_cbor_map_text(&user, "id", &uid)) {
 		return CTAP2_ERR_MISSING_PARAMETER;
 	}
@@ -766,6 +846,12 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	}
 	if (logn == 0) {
 		return CTAP2_ERR_UNSUPPORTED_ALGORITHM;
+	}
+	/* A Reset whose wipe failed: no new record until it is finished (a
+	   record written now would be wiped with the old ones at the next
+	   start). */
+	if ((a->st.flags & FIDO2_STATE_RESET_PENDING) && finish_reset(a) != 0) {
+		return CTAP1_ERR_OTHER;
 	}
 	r = ask_up(a, "register", rpid.data, rpid.val);
 	if (r != CTAP2_OK) {
@@ -950,6 +1036,10 @@ get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	}
 	if (cdh.val != 32) {
 		return CTAP1_ERR_INVALID_LENGTH;
+	}
+	r = rp_id_check(&rpid);
+	if (r != CTAP2_OK) {
+		return r;
 	}
 	if (fido2_cbor_map_int(req, 4, &v) && v.major != FIDO2_CBOR_MAP) {
 		return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
@@ -1138,8 +1228,10 @@ reset(fido2_auth *a)
 		return r;
 	}
 	/* The new secret and epoch are the commit point: once written, every
-	   old credential ID fails to unwrap and every stored record is stale
-	   (the store drops records of another epoch); then wipe them. The
+	   old credential ID fails to unwrap and every stored record is stale,
+	   and the state says so (FIDO2_STATE_RESET_PENDING) until they are
+	   wiped: a power cut in between makes the next start finish the
+	   wipe. The
 	   counter keeps going up. The expanded keys go first: a power cut
 	   after this leaves an empty cache, never an expanded key of a
 	   credential that Reset wiped. */
@@ -1150,6 +1242,7 @@ reset(fido2_auth *a)
 	}
 	ns.epoch = a->st.epoch + 1;
 	ns.counter_reserved = a->counter;
+	ns.flags = a->st.flags | FIDO2_STATE_RESET_PENDING;
 	if (a->store->save_state(a->store_user, &ns) != 0) {
 		return CTAP1_ERR_OTHER;
 	}
@@ -1164,10 +1257,7 @@ reset(fido2_auth *a)
 		ek_set_owner(a);
 		ek_fence(a);
 	}
-	if (a->store->wipe(a->store_user) != 0) {
-		return CTAP1_ERR_OTHER;
-	}
-	return CTAP2_OK;
+	return finish_reset(a) == 0 ? CTAP2_OK : CTAP1_ERR_OTHER;
 }
 
 size_t

@@ -73,7 +73,15 @@ typedef struct {
 	uint8_t master[32];        /* device secret (wrapping key source) */
 	uint32_t counter_reserved; /* signature counter never exceeds this */
 	uint32_t epoch;            /* incremented by Reset */
+	uint32_t flags;            /* FIDO2_STATE_* */
 } fido2_dev_state;
+/* Set by Reset's commit (the state write that brings the new epoch and
+   secret) and cleared once the old epoch's records are wiped. It is the
+   only licence a store has to drop credential records: while it is set,
+   records of an older epoch are the Reset's to wipe; without it, a record
+   of another epoch, or any record without a state, is an inconsistency
+   that the store reports (it never deletes or ignores the record). */
+#define FIDO2_STATE_RESET_PENDING 0x1u
 
 /* A discoverable credential as stored. */
 typedef struct {
@@ -231,7 +239,9 @@ struct fido2_auth {
 	void (*ek_persist)(void *user);
 };
 
-/* Loads or creates the device state. 0 or a negative error. */
+/* Loads or creates the device state; finishes a Reset that the state
+   says is in progress (wipes the store, then clears the flag).
+   0 or a negative error. */
 int fido2_auth_init(fido2_auth *a, const fido2_store_ops *store,
 	void *store_user, const fido2_platform *plat, void *user,
 	const fa_backend *be,

@@ -28,13 +28,16 @@ put_cid(uint8_t *p, uint32_t cid)
 
 void
 fido2_hid_init(fido2_hid *hid, fido2_hid_sender send,
-	fido2_hid_handler handle, fido2_hid_winker wink, void *user)
+	fido2_hid_handler handle, fido2_hid_winker wink, fido2_hid_rng rng,
+	void *user)
 {
 	hid->send = send;
 	hid->handle = handle;
 	hid->wink = wink;
+	hid->rng = rng;
 	hid->user = user;
-	hid->next_cid = 1;
+	hid->nchans = 0;
+	hid->chan_old = 0;
 	hid->busy = 0;
 	hid->processing = 0;
 	hid->cancelled = 0;
@@ -110,6 +113,40 @@ fido2_hid_poll_busy(fido2_hid *hid, const uint8_t rpt[64])
 	return 0;
 }
 
+static int
+cid_valid(const fido2_hid *hid, uint32_t cid)
+{
+	unsigned i;
+	int found = 0;
+	for (i = 0; i < hid->nchans; i++) {
+		found |= hid->chans[i] == cid;
+	}
+	return cid != 0 && cid != FIDO2_HID_BROADCAST && found;
+}
+
+/* A new channel ID from the RNG, recorded (replacing the oldest when the
+   table is full): 0 and *out, or -1 if the RNG fails. */
+static int
+alloc_cid(fido2_hid *hid, uint32_t *out)
+{
+	uint8_t b[4];
+	uint32_t c;
+	do {
+		if (hid->rng == NULL || hid->rng(hid->user, b, 4) != 0) {
+			return -1;
+		}
+		c = get_cid(b);
+	} while (c == 0 || c == FIDO2_HID_BROADCAST || cid_valid(hid, c));
+	if (hid->nchans < FIDO2_HID_CHANNELS) {
+		hid->chans[hid->nchans++] = c;
+	} else {
+		hid->chans[hid->chan_old] = c;
+		hid->chan_old = (hid->chan_old + 1) % FIDO2_HID_CHANNELS;
+	}
+	*out = c;
+	return 0;
+}
+
 static void
 handle_init(fido2_hid *hid, uint32_t cid, const uint8_t *nonce)
 {
@@ -117,9 +154,9 @@ handle_init(fido2_hid *hid, uint32_t cid, const uint8_t *nonce)
 	uint32_t ncid = cid;
 
 	if (cid == FIDO2_HID_BROADCAST) {
-		ncid = hid->next_cid++;
-		if (hid->next_cid == FIDO2_HID_BROADCAST) {
-			hid->next_cid = 1;  /* wraps after 2^32 - 2 channels */
+		if (alloc_cid(hid, &ncid) != 0) {
+			send_error(hid, cid, FIDO2_HID_ERR_OTHER);
+			return;
 		}
 	} else if (hid->busy && hid->cid == cid) {
 		/* INIT on a channel in a transaction aborts it (resync). */
@@ -133,12 +170,6 @@ handle_init(fido2_hid *hid, uint32_t cid, const uint8_t *nonce)
 	r[15] = hid->ver_build;
 	r[16] = FIDO2_HID_CAP_WINK | FIDO2_HID_CAP_CBOR;
 	fido2_hid_send_msg(hid, cid, FIDO2_HID_INIT, r, sizeof r);
-}
-
-static int
-cid_valid(const fido2_hid *hid, uint32_t cid)
-{
-	return cid != 0 && cid != FIDO2_HID_BROADCAST && cid < hid->next_cid;
 }
 
 /* A message is complete: dispatch it. */

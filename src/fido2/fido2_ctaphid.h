@@ -66,14 +66,27 @@ typedef size_t (*fido2_hid_handler)(void *user, fido2_hid *hid, uint8_t cmd,
 	const uint8_t *req, size_t req_len, uint8_t *resp);
 typedef void (*fido2_hid_sender)(void *user, const uint8_t rpt[64]);
 typedef void (*fido2_hid_winker)(void *user);
+/* Fills buf with len random bytes; 0 on success (the platform's RNG). */
+typedef int (*fido2_hid_rng)(void *user, void *buf, size_t len);
+
+/* Channels allocated and still valid: the most recent ones; the oldest is
+   forgotten when a new one is needed (its client gets
+   ERR_INVALID_CHANNEL and runs INIT again). */
+#define FIDO2_HID_CHANNELS 32u
 
 struct fido2_hid {
 	fido2_hid_sender send;
 	fido2_hid_handler handle;
 	fido2_hid_winker wink;   /* may be NULL */
+	fido2_hid_rng rng;       /* channel IDs */
 	void *user;
 
-	uint32_t next_cid;       /* channels 1..next_cid-1 are allocated */
+	/* Allocated channel IDs, drawn from the RNG (never 0 or broadcast, no
+	   two equal): another process on the host cannot guess a client's
+	   channel and disturb its transaction. chans[0..nchans-1], the
+	   oldest at chan_old when the table is full. */
+	uint32_t chans[FIDO2_HID_CHANNELS];
+	unsigned nchans, chan_old;
 	/* Reassembly of the current message. */
 	int busy;                /* 1 while a message is being received */
 	int processing;          /* 1 while `handle` runs */
@@ -90,8 +103,11 @@ struct fido2_hid {
 	uint8_t ver_major, ver_minor, ver_build;
 };
 
+/* rng: the platform's random source (channel IDs); a failing rng makes
+   INIT on broadcast answer ERR_OTHER. */
 void fido2_hid_init(fido2_hid *hid, fido2_hid_sender send,
-	fido2_hid_handler handle, fido2_hid_winker wink, void *user);
+	fido2_hid_handler handle, fido2_hid_winker wink, fido2_hid_rng rng,
+	void *user);
 /* One received report; returns 0, or the CTAPHID error code it answered. */
 int fido2_hid_input(fido2_hid *hid, const uint8_t rpt[64], uint32_t now_ms);
 /* Aborts a partially received message after FIDO2_HID_TIMEOUT_MS of

@@ -10,7 +10,10 @@
 
 #define BANK_HDR 16u
 #define REC_HDR  8u
-#define STATE_LEN 40u
+/* State payload: master(32), counter_reserved, epoch, flags (u32 LE); a
+   record of the first layout (40 bytes, no flags) reads with flags 0. */
+#define STATE_LEN1 40u
+#define STATE_LEN 44u
 #define CRED_LEN FIDO2_CRED_SER_LEN
 
 static const uint8_t BANK_MAGIC[8] = { 'F', 'A', '2', 'B', 'A', 'N', 'K', '1' };
@@ -162,10 +165,11 @@ replay(fido2_flash_store *fs)
 	fs->have_state = 0;
 	fs->ncreds = 0;
 	while ((rl = read_record(fs, fs->bank, off, &type, &n)) != 0) {
-		if (type == T_STATE && n == STATE_LEN) {
+		if (type == T_STATE && (n == STATE_LEN || n == STATE_LEN1)) {
 			fido2_memcpy(fs->st.master, fs->rec, 32);
 			fs->st.counter_reserved = get32(fs->rec + 32);
 			fs->st.epoch = get32(fs->rec + 36);
+			fs->st.flags = n == STATE_LEN ? get32(fs->rec + 40) : 0;
 			fs->have_state = 1;
 		} else if (type == T_CRED && n == CRED_LEN) {
 			uint8_t key[32];
@@ -199,20 +203,33 @@ replay(fido2_flash_store *fs)
 			}
 		}
 	}
-	/* Records of an older epoch (a Reset cut between its commit and its
-	   wipe) are dropped. */
-	if (fs->have_state) {
+	/* Records of an older epoch are left out only while the state says
+	   a Reset is in progress (cut between its commit and its wipe; the
+	   authenticator's start finishes it). Anything else that does not
+	   belong together is refused, never repaired: records without a
+	   state, a record of another epoch without a Reset in progress, a
+	   record of the new epoch with one. */
+	if (!fs->have_state) {
+		if (fs->ncreds > 0) {
+			fs->err = "credential records without a device state";
+			return -2;
+		}
+	} else {
 		int w = 0;
+		int pending = (fs->st.flags & FIDO2_STATE_RESET_PENDING) != 0;
 		for (k = 0; k < fs->ncreds; k++) {
-			if (epochs[k] == fs->st.epoch) {
+			if (epochs[k] == fs->st.epoch && !pending) {
 				fs->cred_addr[w] = fs->cred_addr[k];
 				fido2_memcpy(fs->cred_key[w], fs->cred_key[k], 32);
 				w++;
+			} else if (!(epochs[k] != fs->st.epoch && pending)) {
+				fs->err = pending
+					? "a credential record of the new epoch while a Reset is in progress"
+					: "a credential record of another device epoch and no Reset in progress";
+				return -2;
 			}
 		}
 		fs->ncreds = w;
-	} else {
-		fs->ncreds = 0;
 	}
 	return 0;
 }
@@ -255,6 +272,7 @@ compact(fido2_flash_store *fs)
 		fido2_memcpy(fs->rec, fs->st.master, 32);
 		put32(fs->rec + 32, fs->st.counter_reserved);
 		put32(fs->rec + 36, fs->st.epoch);
+		put32(fs->rec + 40, fs->st.flags);
 		if (write_record(fs, base + off, T_STATE, fs->rec, STATE_LEN) != 0) {
 			return -1;
 		}
@@ -308,6 +326,29 @@ append(fido2_flash_store *fs, uint16_t type, const uint8_t *payload, uint32_t n)
 	return addr + REC_HDR;
 }
 
+/* 1 if the flash is erased (all 0xFF) except, possibly, the header of
+   bank 0 without its commit word: a first format cut short. */
+static int
+blank_or_first_format(fido2_flash_store *fs)
+{
+	const fido2_flash *fl = fs->fl;
+	uint32_t total = 2 * bank_size(fl), i, j, m;
+	uint8_t buf[64];
+	for (i = 0; i < total; i += m) {
+		m = total - i < sizeof buf ? total - i : (uint32_t)sizeof buf;
+		if (fl->read(fl->user, i, buf, m) != 0) {
+			return 0;
+		}
+		for (j = (i == 0 && fido2_ct_equal(buf, BANK_MAGIC, 8)) ? 12 : 0;
+			j < m; j++) {
+			if (buf[j] != 0xff) {
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
 int
 fido2_flash_store_mount(fido2_flash_store *fs, const fido2_flash *fl)
 {
@@ -330,7 +371,12 @@ fido2_flash_store_mount(fido2_flash_store *fs, const fido2_flash *fl)
 		gen[b] = get32(h[b] + 8);
 	}
 	if (!ok[0] && !ok[1]) {
-		/* Blank flash (or a first format cut short): format bank 0. */
+		/* Blank flash (or a first format cut short): format bank 0.
+		   Any other content without a committed bank is refused. */
+		if (!blank_or_first_format(fs)) {
+			fs->err = "no committed bank, and the flash is not blank";
+			return -2;
+		}
 		if (write_bank_header(fs, 0, 1) != 0 || commit_bank(fs, 0) != 0) {
 			return -1;
 		}
@@ -371,6 +417,7 @@ fl_save_state(void *user, const fido2_dev_state *st)
 	fido2_memcpy(p, st->master, 32);
 	put32(p + 32, st->counter_reserved);
 	put32(p + 36, st->epoch);
+	put32(p + 40, st->flags);
 	r = append(fs, T_STATE, p, STATE_LEN);
 	fido2_wipe(p, sizeof p);
 	if (r <= 1) {

@@ -22,6 +22,8 @@
  * accept any address and length (byte-programmable NOR); a flash with
  * write-once double words needs a HAL that buffers. A record that fails its
  * checksum ends the log like a torn one (the log cannot be read past it).
+ * Records are dropped only by a T_WIPE (Reset) or, at mount, left out while
+ * the state says a Reset is in progress; see fido2_flash_store_mount.
  */
 #ifndef FIDO2_STORE_FLASH_H
 #define FIDO2_STORE_FLASH_H
@@ -55,14 +57,20 @@ typedef struct {
 	int ncreds;
 	uint32_t cred_addr[FIDO2_FLASH_MAX_CREDS];   /* payload address */
 	uint8_t cred_key[FIDO2_FLASH_MAX_CREDS][32]; /* H(rpIdHash, user id) */
+	const char *err;        /* why a mount returned -2 (a static string) */
 	uint8_t rec[2700];      /* one record read back (scratch) */
 	uint8_t put_buf[2700];  /* a credential being written */
 } fido2_flash_store;
 
 extern const fido2_store_ops fido2_flash_store_ops;
 
-/* Mounts (formatting a blank or unrecognisable flash). 0, or -1 if the
-   flash cannot be read or written. */
+/* Mounts (formatting a blank flash). 0; -1 if the flash cannot be read or
+   written; -2 if its content is inconsistent (fs->err says how): no
+   committed bank on a flash that is not blank, credential records without
+   a device state, or a record of another epoch while the state has no
+   Reset in progress (FIDO2_STATE_RESET_PENDING, fido2_ctap2.h). Nothing is
+   erased or rewritten then: the device answers an error instead of
+   serving a key without its credentials. */
 int fido2_flash_store_mount(fido2_flash_store *fs, const fido2_flash *fl);
 
 #endif

@@ -19,7 +19,7 @@ else
     cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DFA_RTL=OFF >"$bdir/configure.log" 2>&1 \
       || { tail -n 30 "$bdir/configure.log"; exit 1; }
   fi
-  cmake --build "$bdir" -j"$JOBS" --target falcon-accel-fido2 >"$bdir/fido2-build.log" 2>&1 \
+  cmake --build "$bdir" -j"$JOBS" --target falcon-accel-fido2 falcon-accel-fido2-soc >"$bdir/fido2-build.log" 2>&1 \
     || { tail -n 30 "$bdir/fido2-build.log"; exit 1; }
 fi
 export FIDO2_DAEMON=$PWD/$bdir/tools/fido2/falcon-accel-fido2

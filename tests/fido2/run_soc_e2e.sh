@@ -36,7 +36,7 @@ if ! python3 -c 'import falcon_accel' 2>/dev/null; then
 fi
 export FIDO2_E2E_TARGET=$target
 export FIDO2_SOC_BRIDGE=$PWD/build/soc-host/tools/fido2/falcon-accel-fido2-soc
-ignore=(--ignore=tests/fido2/e2e/test_fido2_prompt.py)
+ignore=(--ignore=tests/fido2/e2e/test_fido2_prompt.py --ignore=tests/fido2/e2e/test_fido2_hardening.py)
 if [ "$target" = soc ]; then
 	export FIDO2_SOC_ARGS="--sim $PWD/build/soc-sim/soc_sim --fw $PWD/build/soc-fw/fido2_fw.elf --mode dma --cycle-log $PWD/build/soc-fido2-cycles.jsonl ${FIDO2_SOC_EXTRA:-}"
 	export FALCON_ACCEL_SOC_CONSOLE=${FALCON_ACCEL_SOC_CONSOLE:-$PWD/build/soc-fido2-console.log}

@@ -49,7 +49,7 @@ fi
 export FIDO2_SOC_BRIDGE=$PWD/$host_dir/tools/fido2/falcon-accel-fido2-soc
 echo "--- e2e suite, bridge with the device code in-process (--core host)"
 FIDO2_E2E_TARGET=soc-host FIDO2_KILL_ROUNDS=2 python3 -m pytest -q -p no:cacheprovider \
-	--ignore=tests/fido2/e2e/test_fido2_prompt.py tests/fido2/e2e
+	--ignore=tests/fido2/e2e/test_fido2_prompt.py --ignore=tests/fido2/e2e/test_fido2_hardening.py tests/fido2/e2e
 echo "--- smoke on the simulated SoC (firmware + accelerator, dma kernels)"
 export FIDO2_SOC_ARGS="--sim $PWD/$sim_dir/soc_sim --fw $fw_dir/fido2_fw.elf"
 export FALCON_ACCEL_SOC_CONSOLE=${FALCON_ACCEL_SOC_CONSOLE:-$fw_dir/fido2-console.log}

@@ -652,6 +652,84 @@ static void test_ek_power_cuts(void)
 		ncut, checked, adopted);
 }
 
+/* rpId validation: makeCredential and getAssertion with an rpId of the
+   given bytes answer CTAP1_ERR_INVALID_PARAMETER before any user presence,
+   key or store access (ask counts the presence requests). */
+static size_t rp_req(uint8_t cmd, const char *rp, size_t rp_len)
+{
+	fido2_cbor_enc e;
+	uint8_t cdh[32];
+	static const int64_t alg = FIDO2_COSE_ALG_FNDSA512;
+	memset(cdh, 0x22, 32);
+	REQ[0] = cmd;
+	fido2_cbor_enc_init(&e, REQ + 1, sizeof REQ - 1);
+	if (cmd == CTAP2_CMD_GET_ASSERTION) {
+		fido2_cbor_put_map(&e, 2);
+		fido2_cbor_put_uint(&e, 1); fido2_cbor_put_text(&e, rp, rp_len);
+		fido2_cbor_put_uint(&e, 2); fido2_cbor_put_bytes(&e, cdh, 32);
+		return 1 + e.len;
+	}
+	fido2_cbor_put_map(&e, 4);
+	fido2_cbor_put_uint(&e, 1); fido2_cbor_put_bytes(&e, cdh, 32);
+	fido2_cbor_put_uint(&e, 2); fido2_cbor_put_map(&e, 1);
+	fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_text(&e, rp, rp_len);
+	fido2_cbor_put_uint(&e, 3); fido2_cbor_put_map(&e, 1);
+	fido2_cbor_put_textz(&e, "id"); fido2_cbor_put_bytes(&e, "u", 1);
+	fido2_cbor_put_uint(&e, 4); fido2_cbor_put_array(&e, 1);
+	fido2_cbor_put_map(&e, 2);
+	fido2_cbor_put_textz(&e, "alg"); fido2_cbor_put_int(&e, alg);
+	fido2_cbor_put_textz(&e, "type"); fido2_cbor_put_textz(&e, "public-key");
+	return 1 + e.len;
+}
+
+static void test_rp_ids(void)
+{
+	static char longid[5001];
+	static const struct { const char *s; size_t n; } bad[] = {
+		{ "", 0 }, { "a\0b.example", 11 }, { "Example.com", 11 },
+		{ "a..b", 4 }, { ".a.b", 4 }, { "a.b.", 4 }, { "-a.example", 10 },
+		{ "a-.example", 10 }, { "a b.example", 11 }, { "a_b.example", 11 },
+		{ "127.0.0.1", 9 }, { "ex\xc3\xa9.example", 12 }, { "a\nb", 3 },
+	};
+	static const char *good[] = { "localhost", "example.com", "xn--bcher-kva.example",
+		"a-b.c0m", "r0-1.example" };
+	char label[70];
+	size_t i, n;
+	int c;
+
+	memset(longid, 'a', sizeof longid);
+	for (c = 0; c < 2; c++) {
+		uint8_t cmd = c ? CTAP2_CMD_GET_ASSERTION : CTAP2_CMD_MAKE_CREDENTIAL;
+		uint32_t counter = A.counter;
+		int before = MS.n;
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			n = call(REQ, rp_req(cmd, bad[i].s, bad[i].n));
+			CHECK(n == 1 && RESP[0] == CTAP1_ERR_INVALID_PARAMETER,
+				"cmd %u: rpId %zu refused (0x%02x)", cmd, i, RESP[0]);
+		}
+		n = call(REQ, rp_req(cmd, longid, 5000));
+		CHECK(n == 1 && RESP[0] == CTAP1_ERR_INVALID_PARAMETER, "cmd %u: 5,000-byte rpId", cmd);
+		n = call(REQ, rp_req(cmd, longid, 254));
+		CHECK(n == 1 && RESP[0] == CTAP1_ERR_INVALID_PARAMETER, "cmd %u: 254-byte rpId", cmd);
+		memset(label, 'b', sizeof label);
+		label[64] = '.'; label[65] = 'c'; label[66] = 'o';
+		n = call(REQ, rp_req(cmd, label, 67));
+		CHECK(n == 1 && RESP[0] == CTAP1_ERR_INVALID_PARAMETER, "cmd %u: 64-byte label", cmd);
+		CHECK(A.counter == counter && MS.n == before, "cmd %u: nothing signed or stored", cmd);
+		for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+			n = call(REQ, rp_req(cmd, good[i], strlen(good[i])));
+			CHECK(RESP[0] != CTAP1_ERR_INVALID_PARAMETER, "cmd %u: %s accepted (0x%02x)",
+				cmd, good[i], RESP[0]);
+		}
+		/* 253 bytes in labels of 63: the longest accepted. */
+		memset(longid, 'a', 253);
+		longid[63] = longid[127] = longid[191] = '.';
+		n = call(REQ, rp_req(cmd, longid, 253));
+		CHECK(RESP[0] != CTAP1_ERR_INVALID_PARAMETER, "cmd %u: 253-byte rpId accepted", cmd);
+		memset(longid, 'a', sizeof longid);
+	}
+}
+
 int main(void)
 {
 	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
@@ -671,6 +749,7 @@ int main(void)
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();
+	test_rp_ids();
 	memset(cdh, 0x5a, 32);
 
 	/* Non-discoverable FN-DSA-512. */

@@ -2,7 +2,9 @@
  * CTAPHID framing: INIT (channel allocation, nonce echo, resync), PING
  * echo across many packets, the largest message (7609 bytes), sequence
  * errors, busy channels, timeouts, invalid channels and lengths, WINK,
- * CANCEL, KEEPALIVE while processing, and MSG/CBOR dispatch.
+ * CANCEL, KEEPALIVE while processing, and MSG/CBOR dispatch; channel IDs
+ * from the RNG (not 1, 2, 3...), redrawn when 0, broadcast or in use, the
+ * oldest forgotten past FIDO2_HID_CHANNELS, ERR_OTHER when the RNG fails.
  */
 #include "fido2_test_util.h"
 #include "fido2_ctaphid.h"
@@ -22,6 +24,28 @@ static void sendr(void *u, const uint8_t r[64])
 	if (nout < MAXOUT) memcpy(outq[nout++], r, 64);
 }
 static void wink(void *u) { (void)u; winks++; }
+
+/* The channel RNG: scripted words first, then an xorshift stream. */
+static uint32_t rng_script[8];
+static int rng_nscript, rng_fail;
+static uint32_t rng_state = 0x9e3779b9u;
+static int cid_rng(void *u, void *buf, size_t len)
+{
+	uint8_t *b = buf;
+	uint32_t v;
+	(void)u;
+	if (rng_fail || len != 4) return -1;
+	if (rng_nscript > 0) {
+		v = rng_script[0];
+		memmove(rng_script, rng_script + 1, sizeof rng_script - sizeof rng_script[0]);
+		rng_nscript--;
+	} else {
+		rng_state ^= rng_state << 13; rng_state ^= rng_state >> 17; rng_state ^= rng_state << 5;
+		v = rng_state;
+	}
+	b[0] = (uint8_t)(v >> 24); b[1] = (uint8_t)(v >> 16); b[2] = (uint8_t)(v >> 8); b[3] = (uint8_t)v;
+	return 0;
+}
 static size_t handler(void *u, fido2_hid *hid, uint8_t cmd, const uint8_t *req,
 	size_t len, uint8_t *resp)
 {
@@ -121,10 +145,25 @@ int main(void)
 	size_t i;
 	int n;
 
-	fido2_hid_init(&H, sendr, handler, wink, NULL);
+	fido2_hid_init(&H, sendr, handler, wink, cid_rng, NULL);
+	/* Channel IDs are the RNG's words; 0, broadcast and a channel in use
+	   are drawn again. */
+	rng_script[0] = 0x5a17c3e1u;
+	rng_script[1] = 0; rng_script[2] = FIDO2_HID_BROADCAST; rng_script[3] = 0x5a17c3e1u;
+	rng_script[4] = 0x0badf00du;
+	rng_nscript = 5;
 	c1 = do_init();
 	c2 = do_init();
-	CHECK(c1 != 0 && c2 != 0 && c1 != c2 && c1 != FIDO2_HID_BROADCAST, "two channels %x %x", c1, c2);
+	CHECK(c1 == 0x5a17c3e1u && c2 == 0x0badf00du, "channels from the RNG %x %x", c1, c2);
+	CHECK(rng_nscript == 0, "0, broadcast and the used channel were redrawn");
+	/* A failing RNG: INIT answers ERR_OTHER, allocates nothing. */
+	rng_fail = 1;
+	nout = 0;
+	pkt_init(r, FIDO2_HID_BROADCAST, FIDO2_HID_INIT, 8, (const uint8_t *)"noncenon", 8);
+	fido2_hid_input(&H, r, 0);
+	CHECK(is_error(FIDO2_HID_BROADCAST, FIDO2_HID_ERR_OTHER) && H.nchans == 2,
+		"INIT with a failing RNG");
+	rng_fail = 0;
 	{
 		uint8_t rr[64];
 		nout = 0;
@@ -286,5 +325,24 @@ int main(void)
 	pkt_init(r, c1, FIDO2_HID_CANCEL, 0, big, 0);
 	CHECK(fido2_hid_poll_busy(&H, r) == 1 && H.cancelled, "CANCEL while processing");
 	H.processing = 0;
+
+	/* The table keeps the last FIDO2_HID_CHANNELS channels: once it is
+	   full, the next INIT forgets c1 (the oldest), not c2. */
+	{
+		uint32_t last = 0;
+		while (H.nchans < FIDO2_HID_CHANNELS) {
+			do_init();
+		}
+		last = do_init();
+		nout = 0;
+		send_msg(c1, FIDO2_HID_PING, big, 3, 0);
+		CHECK(is_error(c1, FIDO2_HID_ERR_INVALID_CHANNEL), "oldest channel forgotten");
+		nout = 0;
+		send_msg(c2, FIDO2_HID_PING, big, 3, 0);
+		CHECK(collect(c2, &cmd, out) == 3, "second oldest still valid");
+		nout = 0;
+		send_msg(last, FIDO2_HID_PING, big, 3, 0);
+		CHECK(last != 0 && collect(last, &cmd, out) == 3, "newest valid");
+	}
 	return T_DONE();
 }

@@ -3,13 +3,18 @@
  * state survive a reopen; replacing an account rewrites one file; a
  * leftover tmp file (a write killed before its rename) is removed and
  * ignored; a corrupt or truncated file is detected and named (the store
- * refuses to open); a Reset interrupted after its commit point (new epoch
- * written, old records still there) loses the old records at the next
- * open; and the authenticator's counter never repeats across reopen.
+ * refuses to open); records whose state does not license them (no
+ * state.bin; another epoch without a Reset in progress) are refused by
+ * name and left untouched; a Reset interrupted after its commit point
+ * (new epoch with FIDO2_STATE_RESET_PENDING, old records still there) is
+ * finished by the authenticator's start; a state file of the first layout
+ * still loads; a failed write names the file and the reason; and the
+ * authenticator's counter never repeats across reopen.
  */
 #define _GNU_SOURCE
 #include "fido2_test_util.h"
 #include "fido2_store_file.h"
+#include "fido2_sha256.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,7 +59,7 @@ static void corrupt(const char *path, long off)
 
 int main(void)
 {
-	char dir[] = "/tmp/test_fido2_store_XXXXXX", path[700], cmd[800];
+	char dir[] = "/tmp/test_fido2_store_XXXXXX", path[700], cmd[1600];
 	fido2_dev_state st, st2;
 	fido2_cred c, got;
 	int i;
@@ -130,13 +135,80 @@ int main(void)
 		"corrupt state detected");
 	corrupt(path, 20);
 
-	/* Reset interrupted after its commit point: epoch 2 written, the
-	   epoch-1 records still on disk -> dropped at the next open. */
+	/* Records of another epoch while the state has no Reset in progress
+	   (a partial restore): refused by name, nothing deleted. */
 	CHECK(fido2_file_store_open(&FS, dir) == 0 && FS.ncreds == 1, "one record left");
 	st.epoch = 2;
-	CHECK(fido2_file_store_ops.save_state(&FS, &st) == 0, "commit new epoch");
-	CHECK(fido2_file_store_open(&FS, dir) == 0 && FS.ncreds == 0, "stale records dropped");
-	CHECK(count_files(dir, ".bin") == 1, "only state.bin remains");
+	CHECK(fido2_file_store_ops.save_state(&FS, &st) == 0, "state of epoch 2");
+	CHECK(fido2_file_store_open(&FS, dir) == -1 && strstr(FS.err, "epoch 1")
+		&& strstr(FS.err, "no Reset is in progress") && strstr(FS.err, "cred-"),
+		"record of another epoch refused (%s)", FS.err);
+	CHECK(count_files(dir, ".bin") == 2, "the record is still there");
+
+	/* state.bin missing, records present: refused, naming state.bin;
+	   nothing deleted, no new state made. */
+	snprintf(path, sizeof path, "%s/state.bin", dir);
+	snprintf(cmd, sizeof cmd, "mv '%s' '%s.saved'", path, path);
+	CHECK(system(cmd) == 0, "move state.bin away");
+	CHECK(fido2_file_store_open(&FS, dir) == -1 && strstr(FS.err, "state.bin is missing")
+		&& strstr(FS.err, "1 credential record"), "records without state refused (%s)", FS.err);
+	CHECK(count_files(dir, ".bin") == 1 && access(path, F_OK) != 0,
+		"record kept, no state.bin made");
+	snprintf(cmd, sizeof cmd, "mv '%s.saved' '%s'", path, path);
+	CHECK(system(cmd) == 0, "state.bin back");
+
+	/* Reset interrupted after its commit point: epoch 2 with the Reset
+	   flag, the epoch-1 record still on disk -> skipped at open, wiped by
+	   the authenticator's start, which then clears the flag. */
+	st.flags = FIDO2_STATE_RESET_PENDING;
+	CHECK(fido2_file_store_ops.save_state(&FS, &st) == 0, "commit new epoch, Reset pending");
+	CHECK(fido2_file_store_open(&FS, dir) == 0 && FS.ncreds == 0, "stale record skipped");
+	CHECK(count_files(dir, ".bin") == 2, "not deleted by the store itself");
+	{
+		static uint8_t tmp[FIDO2_TMP_SIZE];
+		fido2_auth *a = malloc(sizeof *a);
+		test_plat tp;
+		test_plat_init(&tp, "store-reset");
+		CHECK(fido2_auth_init(a, &fido2_file_store_ops, &FS, &test_platform, &tp,
+			fa_backend_default(), tmp, sizeof tmp) == 0, "start finishes the Reset");
+		CHECK(count_files(dir, ".bin") == 1, "only state.bin remains");
+		CHECK(fido2_file_store_open(&FS, dir) == 0
+			&& fido2_file_store_ops.load_state(&FS, &st2) == 0
+			&& st2.flags == 0 && st2.epoch == 2, "flag cleared, epoch kept");
+		free(a);
+	}
+	st.flags = 0;
+
+	/* A state file of the first layout (FAF2STA1, 48 bytes + SHA-256)
+	   loads with flags 0. */
+	{
+		uint8_t b[48 + 32];
+		FILE *f;
+		memcpy(b, "FAF2STA1", 8);
+		memset(b + 8, 0xcd, 32);
+		b[40] = 128; b[41] = b[42] = b[43] = 0;
+		b[44] = 2; b[45] = b[46] = b[47] = 0;
+		fido2_sha256(b, 48, b + 48);
+		f = fopen(path, "wb");
+		CHECK(f && fwrite(b, 1, sizeof b, f) == sizeof b, "write a v1 state");
+		fclose(f);
+		CHECK(fido2_file_store_open(&FS, dir) == 0
+			&& fido2_file_store_ops.load_state(&FS, &st2) == 0 && st2.flags == 0
+			&& st2.epoch == 2 && st2.counter_reserved == 128 && st2.master[0] == 0xcd,
+			"v1 state loads (%s)", FS.err);
+		CHECK(fido2_file_store_ops.save_state(&FS, &st) == 0, "rewritten as v2");
+	}
+
+	/* A write that fails names the file and the reason. */
+	{
+		char moved[760];
+		snprintf(moved, sizeof moved, "%s.moved", dir);
+		CHECK(rename(dir, moved) == 0, "move the directory away");
+		CHECK(fido2_file_store_ops.save_state(&FS, &st) == -1 && FS.nerr == 1
+			&& strstr(FS.err, "state.bin") && strstr(FS.err, "No such file"),
+			"failed write explained (%s)", FS.err);
+		CHECK(rename(moved, dir) == 0, "directory back");
+	}
 
 	/* Counter continuity through the authenticator and reopen. */
 	{

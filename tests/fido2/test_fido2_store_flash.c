@@ -7,6 +7,11 @@
  * After each cut the store is mounted again and must hold exactly the
  * acknowledged data (or, for the one operation in flight, its old or new
  * value), with a state that never goes back. Then it must keep working.
+ * Reset follows the core's protocol: the new epoch with
+ * FIDO2_STATE_RESET_PENDING (commit), the wipe, the flag cleared. A flash
+ * that is neither blank nor a committed bank, records without a state and
+ * a record of another epoch without a Reset in progress are refused (-2,
+ * with the reason) and the flash is left as it was.
  */
 #include "fido2_test_util.h"
 #include "fido2_store_flash.h"
@@ -117,13 +122,19 @@ static void workload(fido2_flash_store *fs, int steps)
 			alt.version[a] = version;
 			r = fido2_flash_store_ops.cred_put(fs, &c);
 		} else {
-			/* Reset: new epoch committed, then wipe. */
+			/* Reset: new epoch committed with the Reset flag (the old
+			   records no longer count), the wipe, the flag cleared. */
 			alt.st.epoch++;
+			alt.st.flags = FIDO2_STATE_RESET_PENDING;
 			memset(alt.present, 0, sizeof alt.present);
 			r = fido2_flash_store_ops.save_state(fs, &alt.st);
 			if (r == 0) {
 				ack = alt;
 				r = fido2_flash_store_ops.wipe(fs);
+			}
+			if (r == 0) {
+				alt.st.flags = 0;
+				r = fido2_flash_store_ops.save_state(fs, &alt.st);
 			}
 		}
 		if (r != 0) {
@@ -170,8 +181,15 @@ int main(void)
 	long total, k, runs = 0, bad = 0, step;
 	int steps = 300;
 
+	/* Neither blank nor a committed bank: refused, nothing written. */
+	memset(FL, 0x00, sizeof FL);
+	nops = 0;
+	CHECK(fido2_flash_store_mount(&fs, &FLASH) == -2 && fs.err != NULL
+		&& strstr(fs.err, "not blank") && nops == 0 && FL[0] == 0 && FL[sizeof FL - 1] == 0,
+		"garbage flash refused, not formatted");
+
 	/* Dry run: count the flash operations of the workload. */
-	memset(FL, 0x00, sizeof FL);     /* not blank: mount must format */
+	memset(FL, 0xff, sizeof FL);
 	rs = 12345;
 	nops = 0;
 	CHECK(fido2_flash_store_mount(&fs, &FLASH) == 0, "format");
@@ -212,6 +230,13 @@ int main(void)
 				ep = 9;
 				if (fido2_flash_store_ops.save_state(&fs, &st) != 0) { bad++; continue; }
 			}
+			if (ack.have_state && (fs.st.flags & FIDO2_STATE_RESET_PENDING)) {
+				/* cut inside a Reset: the core's start finishes it */
+				fido2_dev_state st = fs.st;
+				st.flags = 0;
+				if (fido2_flash_store_ops.wipe(&fs) != 0
+					|| fido2_flash_store_ops.save_state(&fs, &st) != 0) { bad++; continue; }
+			}
 			mk(&c, 0, 999, ep);
 			if (fido2_flash_store_ops.cred_put(&fs, &c) != 0
 				|| fido2_flash_store_mount(&fs, &FLASH) != 0) { bad++; continue; }
@@ -224,6 +249,51 @@ int main(void)
 	}
 	CHECK(bad == 0, "%ld of %ld power cuts left a wrong store", bad, runs);
 	printf("%ld power cuts over %ld flash operations\n", runs, total);
+
+	/* Records without a state, and a record of another epoch without a
+	   Reset in progress: refused with the reason, the flash unchanged. */
+	{
+		static uint8_t snap[sizeof FL];
+		fido2_dev_state st;
+		fido2_cred c;
+		memset(FL, 0xff, sizeof FL);
+		CHECK(fido2_flash_store_mount(&fs, &FLASH) == 0, "blank for the refusals");
+		mk(&c, 1, 7, 1);
+		CHECK(fido2_flash_store_ops.cred_put(&fs, &c) == 0, "a record without state");
+		memcpy(snap, FL, sizeof FL);
+		nops = 0;
+		CHECK(fido2_flash_store_mount(&fs, &FLASH) == -2 && fs.err != NULL
+			&& strstr(fs.err, "without a device state") && nops == 0
+			&& memcmp(snap, FL, sizeof FL) == 0, "records without state refused");
+		memset(FL, 0xff, sizeof FL);
+		fido2_flash_store_mount(&fs, &FLASH);
+		memset(&st, 0, sizeof st);
+		st.epoch = 1;
+		CHECK(fido2_flash_store_ops.save_state(&fs, &st) == 0
+			&& fido2_flash_store_ops.cred_put(&fs, &c) == 0, "epoch 1 with a record");
+		st.epoch = 2;
+		CHECK(fido2_flash_store_ops.save_state(&fs, &st) == 0, "epoch 2, no Reset flag");
+		memcpy(snap, FL, sizeof FL);
+		nops = 0;
+		CHECK(fido2_flash_store_mount(&fs, &FLASH) == -2 && fs.err != NULL
+			&& strstr(fs.err, "another device epoch") && nops == 0
+			&& memcmp(snap, FL, sizeof FL) == 0, "record of another epoch refused");
+		/* With the flag the same log mounts without the record. */
+		st.flags = FIDO2_STATE_RESET_PENDING;
+		fs.err = NULL;
+		{
+			fido2_flash_store fs2;
+			memset(FL, 0xff, sizeof FL);
+			fido2_flash_store_mount(&fs2, &FLASH);
+			st.epoch = 1; st.flags = 0;
+			fido2_flash_store_ops.save_state(&fs2, &st);
+			fido2_flash_store_ops.cred_put(&fs2, &c);
+			st.epoch = 2; st.flags = FIDO2_STATE_RESET_PENDING;
+			fido2_flash_store_ops.save_state(&fs2, &st);
+			CHECK(fido2_flash_store_mount(&fs2, &FLASH) == 0
+				&& fido2_flash_store_ops.cred_count(&fs2) == 0, "Reset in progress: mounts, record left out");
+		}
+	}
 
 	/* Full: more accounts than the index holds. */
 	{

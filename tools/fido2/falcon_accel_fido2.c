@@ -3,15 +3,22 @@
  * credentials, serving CTAPHID over UDP on the loopback interface.
  *
  *   falcon-accel-fido2 --state DIR [--port 8111] [--reply-port 7112]
- *                      [--user-presence auto|prompt]
+ *                      [--user-presence prompt|auto]
  *
  * Each UDP datagram is one 64-byte HID report (the convention of open
  * authenticator simulators): reports are received on 127.0.0.1:--port and
- * answers are sent to 127.0.0.1:--reply-port. State (device secret,
- * counter, discoverable credentials) lives in DIR and survives kill -9.
- * User presence: "auto" approves every request (tests), "prompt" asks on
- * the console (y/N, 30 s), sending KEEPALIVE meanwhile and honouring
- * CTAPHID_CANCEL.
+ * answers are sent to 127.0.0.1:--reply-port (a different port). State
+ * (device secret, counter, discoverable credentials) lives in DIR and
+ * survives kill -9; a DIR whose contents do not belong together (records
+ * without state.bin, records of another epoch), that cannot be read, or
+ * that does not take a write (read-only, full) is refused at start-up with
+ * the file and what to do, and nothing in it is changed.
+ * User presence: "prompt" (the default) asks on the console (y/N, 30 s),
+ * sending KEEPALIVE meanwhile and honouring CTAPHID_CANCEL; answers are
+ * read from standard input, and once it is at its end (no terminal,
+ * /dev/null) every request is denied. "auto" approves every request, so
+ * that any local process can use the key: for tests only, with a warning.
+ * Logging never blocks the request loop: see fido2_log in fido2_udp.h.
  * Exit status: 0 on SIGTERM/SIGINT, 2 on usage or start-up errors.
  */
 #define _GNU_SOURCE
@@ -31,6 +38,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#define PROG "falcon-accel-fido2"
+
 typedef struct {
 	fido2_udp udp;
 	int prompt;
@@ -38,6 +47,8 @@ typedef struct {
 	fido2_auth auth;
 	fido2_file_store store;
 	void *tmp;
+	unsigned long store_errs;   /* store.nerr already logged */
+	fido2_log_counter log_dropped, log_wink, log_store;
 } daemon_ctx;
 
 static volatile sig_atomic_t g_stop;
@@ -77,16 +88,16 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 	}
 	/* The rpId comes from the host: printed with anything outside
 	   printable ASCII replaced, so that it cannot drive the terminal. */
-	fprintf(stderr, "falcon-accel-fido2: user presence requested: %s", what);
-	if (rp != NULL) {
+	{
+		char rps[140];
 		size_t i;
-		fputs(" for ", stderr);
-		for (i = 0; i < rp_len && i < 128; i++) {
-			fputc(rp[i] >= 0x20 && rp[i] < 0x7f ? rp[i] : '?', stderr);
+		for (i = 0; rp != NULL && i < rp_len && i < 128; i++) {
+			rps[i] = rp[i] >= 0x20 && rp[i] < 0x7f ? (char)rp[i] : '?';
 		}
+		rps[i] = 0;
+		fido2_log(PROG, "user presence requested: %s%s%s -- approve? [y/N]",
+			what, rp != NULL ? " for " : "", rps);
 	}
-	fputs(" -- approve? [y/N] ", stderr);
-	fflush(stderr);
 	for (;;) {
 		struct pollfd pf[2];
 		pf[0].fd = 0; pf[0].events = POLLIN;
@@ -102,8 +113,11 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 			uint8_t rpt[64];
 			ssize_t n = recv(d->udp.sock, rpt, sizeof rpt, 0);
 			if (n == 64 && fido2_hid_poll_busy(&d->hid, rpt)) {
-				fprintf(stderr, "cancelled\n");
+				fido2_log(PROG, "user presence: cancelled by the host");
 				return FIDO2_UP_CANCEL;
+			}
+			if (n >= 0 && n != 64) {
+				d->udp.dropped++;
 			}
 		}
 		if (pf[0].revents & (POLLIN | POLLHUP)) {
@@ -115,13 +129,27 @@ user_presence(void *user, const char *what, const uint8_t *rp, size_t rp_len)
 				? FIDO2_UP_APPROVED : FIDO2_UP_DENIED;
 		}
 		if ((uint32_t)(now_ms(NULL) - start) > 30000u) {
-			fprintf(stderr, "timed out\n");
+			fido2_log(PROG, "user presence: no answer in 30 s");
 			return FIDO2_UP_TIMEOUT;
 		}
 	}
 }
 
 static const fido2_platform g_platform = { rng, now_ms, user_presence };
+
+/* A store write failed while serving (the request got CTAP1_ERR_OTHER):
+   the file and the reason, at a bounded rate. */
+static void
+log_store_errors(daemon_ctx *d)
+{
+	if (d->store.nerr != d->store_errs) {
+		unsigned long n = d->store.nerr - d->store_errs;
+		d->store_errs = d->store.nerr;
+		snprintf(d->log_store.detail, sizeof d->log_store.detail, "%s",
+			d->store.err);
+		fido2_log_periodic(PROG, &d->log_store, now_ms(NULL), n);
+	}
+}
 
 /* CTAPHID_MSG carries CTAP1/U2F APDUs, which this key does not implement:
    answered with the status word INS_NOT_SUPPORTED (0x6D00). */
@@ -131,26 +159,29 @@ handle(void *user, fido2_hid *hid, uint8_t cmd, const uint8_t *req,
 {
 	daemon_ctx *d = user;
 	(void)hid;
+	size_t n;
 	if (cmd == FIDO2_HID_MSG) {
 		resp[0] = 0x6d;
 		resp[1] = 0x00;
 		return 2;
 	}
-	return fido2_ctap2_handle(&d->auth, req, req_len, resp, FIDO2_HID_MAX_MSG);
+	n = fido2_ctap2_handle(&d->auth, req, req_len, resp, FIDO2_HID_MAX_MSG);
+	log_store_errors(d);
+	return n;
 }
 
 static void
 wink(void *user)
 {
-	(void)user;
-	fprintf(stderr, "falcon-accel-fido2: *wink*\n");
+	daemon_ctx *d = user;
+	fido2_log_event(PROG, &d->log_wink, now_ms(NULL), NULL);
 }
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: falcon-accel-fido2 --state DIR [--port 8111]"
-		" [--reply-port 7112] [--user-presence auto|prompt]\n");
+		" [--reply-port 7112] [--user-presence prompt|auto]\n");
 }
 
 int
@@ -160,6 +191,11 @@ main(int argc, char **argv)
 	const char *state = NULL;
 	int port = 8111, reply_port = 7112, i;
 	struct sigaction sa;
+
+	d.prompt = 1;
+	d.log_dropped.what = "malformed datagram(s) dropped (reports are 64 bytes)";
+	d.log_wink.what = "WINK request(s)";
+	d.log_store.what = "request(s) failed to write the state";
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -207,8 +243,14 @@ main(int argc, char **argv)
 		usage();
 		return 2;
 	}
+	if (port == reply_port) {
+		fprintf(stderr, PROG ": --port and --reply-port are both %d: the"
+			" daemon would receive its own answers; give two different"
+			" ports\n", port);
+		return 2;
+	}
 	if (fido2_file_store_open(&d.store, state) != 0) {
-		fprintf(stderr, "falcon-accel-fido2: %s\n", d.store.err);
+		fprintf(stderr, PROG ": refusing to start: %s\n", d.store.err);
 		return 2;
 	}
 	d.tmp = malloc(FIDO2_TMP_SIZE);
@@ -224,7 +266,7 @@ main(int argc, char **argv)
 			: "write failed");
 		return 2;
 	}
-	fido2_hid_init(&d.hid, send_report, handle, wink, &d);
+	fido2_hid_init(&d.hid, send_report, handle, wink, rng, &d);
 
 	if (fido2_udp_open(&d.udp, "falcon-accel-fido2", port, reply_port) != 0) {
 		return 2;
@@ -235,6 +277,15 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
+	if (!d.prompt) {
+		fprintf(stderr, PROG ": WARNING: --user-presence auto approves"
+			" every request: any local process can register, sign in"
+			" with and Reset this key. For tests only.\n");
+	} else if (!isatty(0)) {
+		fprintf(stderr, PROG ": user presence is asked on standard input,"
+			" which is not a terminal: answers are read from it, and at"
+			" its end every request is denied\n");
+	}
 	fprintf(stderr, "falcon-accel-fido2: ready on 127.0.0.1:%d (replies to"
 		" 127.0.0.1:%d), state %s, %d discoverable credential(s),"
 		" backend %s, user presence %s\n", port, reply_port, state,
@@ -247,6 +298,10 @@ main(int argc, char **argv)
 			fido2_hid_input(&d.hid, rpt, now_ms(NULL));
 		}
 		fido2_hid_tick(&d.hid, now_ms(NULL));
+		fido2_log_periodic(PROG, &d.log_dropped, now_ms(NULL), d.udp.dropped);
+		d.udp.dropped = 0;
+		fido2_log_periodic(PROG, &d.log_wink, now_ms(NULL), 0);
+		fido2_log_periodic(PROG, &d.log_store, now_ms(NULL), 0);
 	}
 	fido2_wipe(&d.auth, sizeof d.auth);
 	free(d.tmp);

@@ -6,7 +6,7 @@
  * answered to 127.0.0.1:--reply-port.
  *
  *   falcon-accel-fido2-soc --state DIR [--port 8111] [--reply-port 7112]
- *       [--user-presence auto] [--core soc|host] [--mode fw|accel|dma]
+ *       --user-presence auto [--core soc|host] [--mode fw|accel|dma]
  *       [--sim PATH] [--fw PATH] [--cycle-log FILE]
  *
  * --core soc (default): the Verilated SoC (hw/soc) runs the firmware as a
@@ -35,8 +35,11 @@
  *   console file.
  * --cycle-log FILE: one JSON line per CTAP command (name, status, mcycle
  *   count and ms at 100 MHz on the SoC, wall time).
- * User presence: the firmware has no button and approves (auto); prompt
- *   is refused.
+ * User presence: the firmware has no button and approves every request,
+ *   so the bridge starts only with --user-presence auto given explicitly
+ *   (and says so in a warning); prompt is refused.
+ * Logging: the per-command line and the count of malformed datagrams go
+ *   through fido2_log (fido2_udp.h), which never blocks the loop.
  * Exit status: 0 on SIGTERM/SIGINT, 1 when the simulation fails, 2 on
  * usage or start-up errors.
  */
@@ -247,7 +250,7 @@ static int completes_request(const uint8_t *rpt)
 static void usage(void)
 {
 	fprintf(stderr, "usage: falcon-accel-fido2-soc --state DIR [--port 8111]"
-		" [--reply-port 7112] [--user-presence auto] [--core soc|host]"
+		" [--reply-port 7112] --user-presence auto [--core soc|host]"
 		" [--mode fw|accel|dma] [--sim PATH] [--fw PATH] [--cycle-log FILE]\n");
 }
 
@@ -258,8 +261,10 @@ int main(int argc, char **argv)
 	static soc_job job;
 	const char *state = NULL, *sim = NULL, *fw = NULL, *cycle_log = NULL;
 	int port = 8111, reply_port = 7112, host_core = 0, mode = FA_SOC_MODE_DMA;
-	int i, pipefd[2], status = 0;
+	int i, pipefd[2], status = 0, up_auto = 0;
 	fido2_udp udp;
+	fido2_log_counter log_dropped = { "malformed datagram(s) dropped"
+		" (reports are 64 bytes)", 0, 0, 0, "" };
 	struct sigaction sa;
 	fa_soc *soc = NULL;
 	FILE *clog = NULL;
@@ -288,7 +293,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else if (strcmp(a, "--user-presence") == 0) {
-			if (strcmp(v, "auto") != 0) {
+			up_auto = strcmp(v, "auto") == 0;
+			if (!up_auto) {
 				fprintf(stderr, "falcon-accel-fido2-soc: --user-presence '%s':"
 					" the SoC firmware has no button and approves presence"
 					" itself; only auto is supported\n", v);
@@ -326,6 +332,20 @@ int main(int argc, char **argv)
 	if (state == NULL) {
 		fprintf(stderr, "falcon-accel-fido2-soc: --state DIR is required\n");
 		usage();
+		return 2;
+	}
+	if (!up_auto) {
+		fprintf(stderr, "falcon-accel-fido2-soc: the SoC firmware has no"
+			" button and approves user presence itself: give"
+			" --user-presence auto to run it so (any local process can then"
+			" use the key)\n");
+		usage();
+		return 2;
+	}
+	if (port == reply_port) {
+		fprintf(stderr, "falcon-accel-fido2-soc: --port and --reply-port are"
+			" both %d: the bridge would receive its own answers; give two"
+			" different ports\n", port);
 		return 2;
 	}
 	if (mkdir(state, 0700) != 0 && errno != EEXIST) {
@@ -448,6 +468,9 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	fprintf(stderr, "falcon-accel-fido2-soc: WARNING: user presence auto:"
+		" every request is approved; any local process can register, sign"
+		" in with and Reset this key. For tests only.\n");
 	fprintf(stderr, "falcon-accel-fido2-soc: ready on 127.0.0.1:%d (replies to"
 		" 127.0.0.1:%d), state %s, core %s, kernels %s, user presence auto\n",
 		port, reply_port, g_flash_path, host_core ? "host" : "soc",
@@ -464,7 +487,12 @@ int main(int argc, char **argv)
 		uint32_t acc = 0, kcalls = 0, dmac = 0;
 		double t0, wall;
 
-		if (fido2_udp_recv(&udp, rpt, 100) != 1) {
+		int got = fido2_udp_recv(&udp, rpt, 100);
+
+		fido2_log_periodic("falcon-accel-fido2-soc", &log_dropped,
+			fido2_host_now_ms(NULL), udp.dropped);
+		udp.dropped = 0;
+		if (got != 1) {
 			continue;
 		}
 		t0 = now_s();
@@ -476,7 +504,9 @@ int main(int argc, char **argv)
 					&rout_len) != 0)
 			{
 				fprintf(stderr, "falcon-accel-fido2-soc: the device cannot"
-					" start (entropy or flash store)\n");
+					" start: %s (flash image %s)\n", dev.fs.err != NULL
+					? dev.fs.err : "no entropy, or the flash store cannot"
+					" be read or written", g_flash_path);
 				status = 1;
 				break;
 			}
@@ -556,10 +586,11 @@ int main(int argc, char **argv)
 		if (cmd >= 0) {
 			ncmd ++;
 			if (!host_core) {
-				fprintf(stderr, "falcon-accel-fido2-soc: %s (0x%02x) status"
+				/* one line per command, never blocking the loop */
+				fido2_log("falcon-accel-fido2-soc", "%s (0x%02x) status"
 					" 0x%02x: %llu cycles = %.1f ms at 100 MHz (accelerator"
 					" %u cycles, %u kernel calls, DMA %u cycles); %.1f s"
-					" simulated\n", fido2_soc_cmd_name(cmd), (unsigned)cmd,
+					" simulated", fido2_soc_cmd_name(cmd), (unsigned)cmd,
 					ctap_status, (unsigned long long)cycles,
 					(double)cycles / 1e5, acc, kcalls, dmac, wall);
 			}

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STATE_MAGIC "FAF2STA1"
+#define STATE_MAGIC "FAF2STA2"
 #define CRED_MAGIC  "FAF2CRD1"
 
 static int
@@ -29,34 +29,61 @@ fsync_dir(const char *dir)
 	return r;
 }
 
-/* Writes data + SHA-256(data) to dir/name atomically and durably. */
+/* Writes data + SHA-256(data) to fs->dir/name atomically and durably.
+   0, or -1 with fs->err naming the file and the reason (and fs->nerr
+   counting the failures, for the daemon's log). */
 static int
-write_atomic(const char *dir, const char *name, const uint8_t *data,
+write_atomic(fido2_file_store *fs, const char *name, const uint8_t *data,
 	size_t len)
 {
 	char tmp[600], dst[600];
+	const char *step = "open";
 	uint8_t sum[32];
-	int fd;
-	ssize_t w;
+	int fd, e;
 
-	snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, name);
-	snprintf(dst, sizeof dst, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s/%s.tmp", fs->dir, name);
+	snprintf(dst, sizeof dst, "%s/%s", fs->dir, name);
 	fido2_sha256(data, len, sum);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {
-		return -1;
+		goto fail;
 	}
-	w = write(fd, data, len);
-	if (w != (ssize_t)len || write(fd, sum, 32) != 32 || fsync(fd) != 0) {
+	step = "write";
+	errno = ENOSPC;   /* a short write sets no errno: the disk is full */
+	if (write(fd, data, len) != (ssize_t)len || write(fd, sum, 32) != 32) {
+		goto fail_fd;
+	}
+	step = "fsync";
+	if (fsync(fd) != 0) {
+		goto fail_fd;
+	}
+	step = "close";
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail_fd;
+	}
+	step = "rename";
+	if (rename(tmp, dst) != 0) {
+		fd = -1;
+		goto fail_fd;
+	}
+	step = "fsync the directory of";
+	if (fsync_dir(fs->dir) != 0) {
+		goto fail;
+	}
+	return 0;
+fail_fd:
+	e = errno;
+	if (fd >= 0) {
 		close(fd);
-		unlink(tmp);
-		return -1;
 	}
-	if (close(fd) != 0 || rename(tmp, dst) != 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return fsync_dir(dir);
+	unlink(tmp);
+	errno = e;
+fail:
+	snprintf(fs->err, sizeof fs->err, "cannot %s %s: %s", step, dst,
+		strerror(errno));
+	fs->nerr++;
+	return -1;
 }
 
 /* Reads dir/name (exactly len + 32 bytes) and checks its checksum.
@@ -80,8 +107,13 @@ read_checked(const char *path, uint8_t *data, size_t len)
 	return fido2_ct_equal(sum, want, 32) ? 0 : -1;
 }
 
-/* Fixed little-endian layouts (independent of struct padding). */
-#define STATE_LEN (8 + 32 + 4 + 4)
+/* Fixed little-endian layouts (independent of struct padding). The state
+   file: STATE_MAGIC, master(32), counter_reserved, epoch, flags (u32 LE);
+   a file of the first version (STATE_MAGIC1, without flags) is read with
+   flags 0. */
+#define STATE_MAGIC1 "FAF2STA1"
+#define STATE_LEN1 (8 + 32 + 4 + 4)
+#define STATE_LEN (STATE_LEN1 + 4)
 #define CRED_LEN (8 + FIDO2_CRED_SER_LEN)
 
 static void
@@ -138,21 +170,35 @@ fs_load_state(void *user, fido2_dev_state *st)
 	fido2_file_store *fs = user;
 	uint8_t b[STATE_LEN];
 	char path[600];
-	int r;
+	struct stat sb;
+	int r, v1;
 	snprintf(path, sizeof path, "%s/state.bin", fs->dir);
-	r = read_checked(path, b, sizeof b);
-	if (r == 1) {
-		return 1;
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT) {
+			return 1;
+		}
+		snprintf(fs->err, sizeof fs->err, "%s: %s", path, strerror(errno));
+		return -1;
 	}
-	if (r != 0 || memcmp(b, STATE_MAGIC, 8) != 0) {
-		snprintf(fs->err, sizeof fs->err, "%s: corrupt state file", path);
+	v1 = sb.st_size == STATE_LEN1 + 32;
+	r = read_checked(path, b, v1 ? STATE_LEN1 : STATE_LEN);
+	if (r == 1) {
+		snprintf(fs->err, sizeof fs->err, "%s: vanished while being read", path);
+		return -1;
+	}
+	if (r != 0 || memcmp(b, v1 ? STATE_MAGIC1 : STATE_MAGIC, 8) != 0) {
+		snprintf(fs->err, sizeof fs->err, "%s: corrupt state file (wrong"
+			" size, magic or checksum): restore it from a backup; the"
+			" key does not start without it", path);
 		return -1;
 	}
 	memcpy(st->master, b + 8, 32);
 	st->counter_reserved = get32(b + 40);
 	st->epoch = get32(b + 44);
+	st->flags = v1 ? 0 : get32(b + 48);
 	fido2_wipe(b, sizeof b);
 	fs->epoch = st->epoch;
+	fs->flags = st->flags;
 	return 0;
 }
 
@@ -166,10 +212,12 @@ fs_save_state(void *user, const fido2_dev_state *st)
 	memcpy(b + 8, st->master, 32);
 	put32(b + 40, st->counter_reserved);
 	put32(b + 44, st->epoch);
-	r = write_atomic(fs->dir, "state.bin", b, sizeof b);
+	put32(b + 48, st->flags);
+	r = write_atomic(fs, "state.bin", b, sizeof b);
 	fido2_wipe(b, sizeof b);
 	if (r == 0) {
 		fs->epoch = st->epoch;
+		fs->flags = st->flags;
 	}
 	return r;
 }
@@ -217,7 +265,7 @@ fs_cred_put(void *user, const fido2_cred *c)
 	}
 	cred_encode(c, b);
 	cred_name(c, name);
-	r = write_atomic(fs->dir, name, b, sizeof b);
+	r = write_atomic(fs, name, b, sizeof b);
 	fido2_wipe(b, sizeof b);
 	if (r != 0) {
 		return -1;
@@ -250,13 +298,25 @@ fs_wipe(void *user)
 	while ((e = readdir(d)) != NULL) {
 		if (is_cred_file(e->d_name)) {
 			snprintf(path, sizeof path, "%s/%s", fs->dir, e->d_name);
-			unlink(path);
+			if (unlink(path) != 0 && errno != ENOENT) {
+				snprintf(fs->err, sizeof fs->err, "cannot remove"
+					" %s: %s", path, strerror(errno));
+				fs->nerr++;
+				closedir(d);
+				return -1;
+			}
 		}
 	}
 	closedir(d);
 	fido2_wipe(fs->creds, sizeof fs->creds);
 	fs->ncreds = 0;
-	return fsync_dir(fs->dir);
+	if (fsync_dir(fs->dir) != 0) {
+		snprintf(fs->err, sizeof fs->err, "cannot fsync %s: %s", fs->dir,
+			strerror(errno));
+		fs->nerr++;
+		return -1;
+	}
+	return 0;
 }
 
 const fido2_store_ops fido2_file_store_ops = {
@@ -264,15 +324,38 @@ const fido2_store_ops fido2_file_store_ops = {
 	fs_wipe
 };
 
+/* Start-up check that DIR takes a write as large as a credential record:
+   a read-only or full directory is refused now, with the reason, instead
+   of failing every later request. */
+static int
+probe_writable(fido2_file_store *fs)
+{
+	static uint8_t b[CRED_LEN];
+	int r;
+	memset(b, 0, sizeof b);
+	r = write_atomic(fs, "write-probe", b, sizeof b);
+	if (r == 0) {
+		char path[600];
+		snprintf(path, sizeof path, "%s/write-probe", fs->dir);
+		if (unlink(path) != 0) {
+			snprintf(fs->err, sizeof fs->err, "cannot remove %s: %s",
+				path, strerror(errno));
+			return -1;
+		}
+	}
+	return r;
+}
+
 int
 fido2_file_store_open(fido2_file_store *fs, const char *dir)
 {
 	DIR *d;
 	struct dirent *e;
-	char path[600];
+	char path[600], stale[600];
 	fido2_dev_state st;
 	static uint8_t b[CRED_LEN];
-	int r, have_state;
+	int r, have_state, orphans = 0, stale_epoch = 0;
+	uint32_t rec_epoch = 0;
 
 	memset(fs, 0, sizeof *fs);
 	if (strlen(dir) >= sizeof fs->dir - 64) {
@@ -281,7 +364,8 @@ fido2_file_store_open(fido2_file_store *fs, const char *dir)
 	}
 	strcpy(fs->dir, dir);
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		snprintf(fs->err, sizeof fs->err, "%s: %s", dir, strerror(errno));
+		snprintf(fs->err, sizeof fs->err, "cannot create %s: %s", dir,
+			strerror(errno));
 		return -1;
 	}
 	r = fs_load_state(fs, &st);
@@ -292,39 +376,90 @@ fido2_file_store_open(fido2_file_store *fs, const char *dir)
 	fido2_wipe(&st, sizeof st);
 	d = opendir(dir);
 	if (d == NULL) {
-		snprintf(fs->err, sizeof fs->err, "%s: %s", dir, strerror(errno));
+		snprintf(fs->err, sizeof fs->err, "cannot read %s: %s", dir,
+			strerror(errno));
 		return -1;
 	}
+	stale[0] = 0;
 	while ((e = readdir(d)) != NULL) {
 		size_t l = strlen(e->d_name);
+		fido2_cred *c = &fs->creds[fs->ncreds];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		if (l > 4 && strcmp(e->d_name + l - 4, ".tmp") == 0) {
-			/* A write interrupted before its rename: never acknowledged. */
-			unlink(path);
+			/* A write interrupted before its rename: never
+			   acknowledged, not a record. */
+			if (unlink(path) != 0) {
+				snprintf(fs->err, sizeof fs->err, "cannot remove"
+					" %s: %s", path, strerror(errno));
+				closedir(d);
+				return -1;
+			}
 			continue;
 		}
 		if (!is_cred_file(e->d_name)) {
 			continue;
 		}
-		if (read_checked(path, b, sizeof b) != 0
-			|| cred_decode(&fs->creds[fs->ncreds], b) != 0) {
-			snprintf(fs->err, sizeof fs->err, "%s: corrupt record", path);
-			closedir(d);
-			return -1;
-		}
-		if (!have_state || fs->creds[fs->ncreds].epoch != fs->epoch) {
-			/* Left by a Reset interrupted after its commit point. */
-			unlink(path);
+		if (!have_state) {
+			orphans++;
 			continue;
 		}
-		if (fs->ncreds >= FIDO2_FILE_STORE_MAX - 1) {
-			snprintf(fs->err, sizeof fs->err, "%s: too many records", dir);
+		if (read_checked(path, b, sizeof b) != 0
+			|| cred_decode(c, b) != 0) {
+			snprintf(fs->err, sizeof fs->err, "%s: corrupt record"
+				" (wrong size, magic or checksum): restore it from"
+				" a backup or move it out of %s", path, dir);
 			closedir(d);
+			fido2_wipe(b, sizeof b);
 			return -1;
 		}
-		fs->ncreds++;
+		if (c->epoch == fs->epoch
+			&& !(fs->flags & FIDO2_STATE_RESET_PENDING)) {
+			if (fs->ncreds >= FIDO2_FILE_STORE_MAX - 1) {
+				snprintf(fs->err, sizeof fs->err, "%s: too many"
+					" records", dir);
+				closedir(d);
+				fido2_wipe(b, sizeof b);
+				return -1;
+			}
+			fs->ncreds++;
+		} else if (c->epoch != fs->epoch
+			&& (fs->flags & FIDO2_STATE_RESET_PENDING)) {
+			/* Left by a Reset that committed (the state says so)
+			   and did not finish its wipe: the start finishes it. */
+			fido2_wipe(c, sizeof *c);
+		} else if (!stale[0]) {
+			snprintf(stale, sizeof stale, "%s", path);
+			rec_epoch = c->epoch;
+			stale_epoch = 1;
+			fido2_wipe(c, sizeof *c);
+		}
 	}
 	closedir(d);
 	fido2_wipe(b, sizeof b);
-	return fsync_dir(dir) == 0 ? 0 : -1;
+	if (orphans > 0) {
+		snprintf(fs->err, sizeof fs->err, "%s/state.bin is missing but %s"
+			" holds %d credential record(s) (cred-*.bin): refusing to"
+			" start, which would make a new device secret and lose"
+			" every credential. Restore state.bin from the backup the"
+			" records came with; or, to start an empty key and give"
+			" them up, move the cred-*.bin files out of %s", dir, dir,
+			orphans, dir);
+		return -1;
+	}
+	if (stale_epoch) {
+		snprintf(fs->err, sizeof fs->err, "%s is of device epoch %u but"
+			" %s/state.bin is at epoch %u%s: the state and the records"
+			" do not belong together (a partial restore?). Restore the"
+			" directory as one piece, or move the record out", stale,
+			(unsigned)rec_epoch, dir, (unsigned)fs->epoch,
+			(fs->flags & FIDO2_STATE_RESET_PENDING)
+			? " with a Reset in progress" : " and no Reset is in progress");
+		return -1;
+	}
+	if (fsync_dir(dir) != 0) {
+		snprintf(fs->err, sizeof fs->err, "cannot fsync %s: %s", dir,
+			strerror(errno));
+		return -1;
+	}
+	return probe_writable(fs);
 }

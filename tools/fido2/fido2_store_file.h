@@ -11,8 +11,13 @@
  *                               atomic rename onto the same name
  * Every file ends with the SHA-256 of its contents (checked on load: a
  * mismatch is reported and the daemon refuses to start, it never guesses).
- * Records of an older epoch (a Reset interrupted between its commit and
- * the wipe) are deleted on load.
+ * The store never deletes a record on its own: records of an older epoch
+ * are skipped on load only while the state says a Reset is in progress
+ * (FIDO2_STATE_RESET_PENDING; the authenticator's start then finishes
+ * the wipe). Refused at open, with the file and what to do: records
+ * without state.bin, a record of another epoch without a Reset in
+ * progress, a corrupt file, a directory that cannot be read, or one that
+ * does not take a record-sized write (read-only, full).
  */
 #ifndef FIDO2_STORE_FILE_H
 #define FIDO2_STORE_FILE_H
@@ -26,13 +31,16 @@ typedef struct {
 	int ncreds;
 	fido2_cred creds[FIDO2_FILE_STORE_MAX];
 	uint32_t epoch;           /* of the loaded state, for stale records */
-	char err[768];            /* last error, for messages */
+	uint32_t flags;           /* of the loaded state (FIDO2_STATE_*) */
+	char err[1024];           /* last error, for messages */
+	unsigned long nerr;       /* write failures since open (err: the last) */
 } fido2_file_store;
 
 extern const fido2_store_ops fido2_file_store_ops;
 
-/* Opens (creating if needed) DIR, removes leftover tmp files and loads
-   every record. 0 on success; -1 with fs->err set. */
+/* Opens (creating if needed) DIR, removes leftover tmp files (writes that
+   were never acknowledged), loads every record and checks that DIR takes
+   a write. 0 on success; -1 with fs->err set. */
 int fido2_file_store_open(fido2_file_store *fs, const char *dir);
 
 #endif

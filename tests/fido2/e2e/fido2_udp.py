@@ -172,25 +172,40 @@ class Daemon:
     """One falcon-accel-fido2 process on a state directory."""
 
     def __init__(self, state: Path, port: int, reply_port: int, up: str = "auto",
-                 exe: str = None, extra: list = None):
-        """exe/extra: a given binary and options instead of the target's."""
+                 exe: str = None, extra: list = None, wrap: list = None,
+                 stdin=None):
+        """up: the --user-presence value, or None to give no such option
+        (the daemon's default); exe/extra: a given binary and options
+        instead of the target's; wrap: a command line that runs the daemon
+        (its argv appended); stdin: the daemon's standard input (default:
+        a pipe for prompt, /dev/null otherwise)."""
         self.state, self.port, self.reply_port, self.up = state, port, reply_port, up
-        self.exe, self.extra = exe, extra
+        self.exe, self.extra, self.wrap, self.stdin = exe, extra, wrap, stdin
         self.proc = None
+        self.start_lines = []
+
+    def argv(self) -> list:
+        up = [] if self.up is None else ["--user-presence", self.up]
+        return ((self.wrap or []) +
+                [self.exe or daemon_path(), "--state", str(self.state), "--port", str(self.port),
+                 "--reply-port", str(self.reply_port)] + up
+                + (target_args() if self.extra is None else list(self.extra)))
 
     def start(self, timeout: float = 30.0) -> None:
+        stdin = self.stdin
+        if stdin is None:
+            stdin = subprocess.PIPE if self.up == "prompt" else subprocess.DEVNULL
+        self.start_lines = []
         self.proc = subprocess.Popen(
-            [self.exe or daemon_path(), "--state", str(self.state), "--port", str(self.port),
-             "--reply-port", str(self.reply_port), "--user-presence", self.up]
-            + (target_args() if self.extra is None else list(self.extra)),
-            stdin=subprocess.PIPE if self.up == "prompt" else subprocess.DEVNULL,
+            self.argv(), stdin=stdin,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
             if not line:
-                raise RuntimeError("falcon-accel-fido2 exited: rc=%s"
-                                   % self.proc.wait())
+                raise RuntimeError("falcon-accel-fido2 exited: rc=%s: %s"
+                                   % (self.proc.wait(), "".join(self.start_lines)))
+            self.start_lines.append(line)
             if "ready on" in line:
                 return
         raise RuntimeError("falcon-accel-fido2 did not start")
