@@ -35,10 +35,44 @@ void *cli_alloc(size_t len);
 /* Whole file (or stdin for NULL or "-") into a fresh buffer; *len set.
    Exits (code 2) on error. */
 uint8_t *cli_read_file(const char *path, size_t *len);
-/* Write a buffer to a file (stdout for "-"); `secret` creates it with
-   mode 0600. Exits (code 2) on error. */
+
+/*
+ * Output files. A command's outputs are published together when it
+ * succeeds, or not at all:
+ *  - each file is written to a temporary file in the target's directory
+ *    ("<target>.tmp.XXXXXX"), flushed and fsync'ed, and renamed over the
+ *    target only by cli_out_commit() (main() calls it once the command
+ *    has returned 0); a failed rename puts back what the earlier renames
+ *    replaced (hard-link backups), so a failed command leaves the
+ *    pre-existing files as they were and no new file;
+ *  - temporary files and backups are removed on every exit that does not
+ *    commit (cli_fail included, through atexit);
+ *  - `secret` outputs are new 0600 files whatever the target's old mode,
+ *    public ones 0644 less the umask;
+ *  - "-" is stdout, written directly (whole buffers at commit time, before
+ *    the renames; streams as they come); an existing non-regular target
+ *    (/dev/null, a FIFO) is also written directly, in place;
+ *  - a symbolic link is followed: the file it names is replaced.
+ * Errors exit (code 2) with "cannot write PATH: <reason>".
+ *
+ * cli_out_declare() names an output of command `cmd` given by option
+ * `opt` before anything is written: it exits (code 2) naming both
+ * options when two outputs of the command are the same file (same
+ * string, same directory and name after resolving "." and symbolic
+ * links, or the same existing inode); "-" and non-regular files may
+ * repeat. Outputs not declared are declared by their first write.
+ */
+void cli_out_declare(const char *cmd, const char *opt, const char *path);
+/* Stage a whole buffer as the content of output `path`. */
 void cli_write_file(const char *path, const void *data, size_t len,
 	int secret);
+/* Streamed output: open, append any number of times, close (which
+   flushes and fsyncs). Returns a handle for cli_out_append/close. */
+int cli_out_open(const char *path, int secret);
+void cli_out_append(int h, const void *data, size_t len);
+void cli_out_close(int h);
+/* Publish every staged output (see above); exits (code 2) on failure. */
+void cli_out_commit(void);
 
 /* Hex string (even number of digits, any case) to bytes; returns the
    byte count or -1 if not valid hex. out must hold strlen(hex)/2. */

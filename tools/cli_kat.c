@@ -14,7 +14,12 @@
  *   with L = 1 + |s2 body|, so smlen = 2 + 40 + mlen + L.
  * Our detached compressed signature is 0x30+logn || nonce || s2 body;
  * the body is the same bytes.
+ *
+ * Each record is formatted in memory and appended to the output, which
+ * is published when the whole file is written (cli_out_commit, cli.h).
  */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +187,8 @@ int cli_cmd_kat(int argc, char **argv)
 	kat_ctx c;
 	fa_kat_drbg master;
 	uint8_t entropy[48], *seeds, **msgs;
-	FILE *out;
+	char head[32];
+	int out, hlen;
 
 	const cli_opt opts[] = {
 		{ "--degree", &degree }, { "--count", &count_str },
@@ -204,6 +210,7 @@ int cli_cmd_kat(int argc, char **argv)
 	c.soc = 0;
 #endif
 	c.be = c.soc ? NULL : cli_backend(be_name);
+	cli_out_declare("kat", "--out", out_path);
 
 	/* All seeds and messages from the master DRBG, in file order. */
 	for (i = 0; i < 48; i ++) {
@@ -238,33 +245,38 @@ int cli_cmd_kat(int argc, char **argv)
 	c.sm = cli_alloc(c.sm_max);
 	c.tmp = cli_alloc(c.tmp_len);
 
-	out = strcmp(out_path, "-") == 0 ? stdout : fopen(out_path, "wb");
-	if (out == NULL) {
-		cli_fail(CLI_EXIT_ERROR, "kat: cannot create %s", out_path);
-	}
-	fprintf(out, "# Falcon-%u\n\n", 1u << c.logn);
+	out = cli_out_open(out_path, 0);
+	hlen = snprintf(head, sizeof head, "# Falcon-%u\n\n", 1u << c.logn);
+	cli_out_append(out, head, (size_t)hlen);
 	for (i = 0; i < count; i ++) {
 		size_t mlen = 33 * (size_t)(i + 1);
 		size_t smlen = kat_record(&c, i, seeds + KAT_SEED_LEN * i,
 			msgs[i], mlen);
+		char *rec = NULL;
+		size_t rec_len = 0;
+		FILE *f = open_memstream(&rec, &rec_len);
 
-		fprintf(out, "count = %u\n", i);
-		put_hex_line(out, "seed", seeds + KAT_SEED_LEN * i,
+		if (f == NULL) {
+			cli_fail(CLI_EXIT_ERROR, "kat: out of memory");
+		}
+		fprintf(f, "count = %u\n", i);
+		put_hex_line(f, "seed", seeds + KAT_SEED_LEN * i,
 			KAT_SEED_LEN);
-		fprintf(out, "mlen = %zu\n", mlen);
-		put_hex_line(out, "msg", msgs[i], mlen);
-		put_hex_line(out, "pk", c.pk, c.pk_len);
-		put_hex_line(out, "sk", c.sk, c.sk_len);
-		fprintf(out, "smlen = %zu\n", smlen);
-		put_hex_line(out, "sm", c.sm, smlen);
-		putc('\n', out);
+		fprintf(f, "mlen = %zu\n", mlen);
+		put_hex_line(f, "msg", msgs[i], mlen);
+		put_hex_line(f, "pk", c.pk, c.pk_len);
+		put_hex_line(f, "sk", c.sk, c.sk_len);
+		fprintf(f, "smlen = %zu\n", smlen);
+		put_hex_line(f, "sm", c.sm, smlen);
+		putc('\n', f);
+		if (ferror(f) || fclose(f) != 0) {
+			cli_fail(CLI_EXIT_ERROR, "kat: out of memory");
+		}
+		cli_out_append(out, rec, rec_len);
+		free(rec);
 		free(msgs[i]);
 	}
-	if (fflush(out) != 0 || ferror(out)
-		|| (out != stdout && fclose(out) != 0))
-	{
-		cli_fail(CLI_EXIT_ERROR, "kat: cannot write %s", out_path);
-	}
+	cli_out_close(out);
 	free(seeds);
 	free(msgs);
 	free(c.sk);

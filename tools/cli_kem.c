@@ -12,7 +12,8 @@
  * decaps is read from the key's length (the three levels have distinct
  * sizes). Exit codes as every subcommand (cli.h): 0 success, 2 usage or
  * format error with one line on stderr naming the culprit. Secrets (dk,
- * ss) are written with mode 0600.
+ * ss) are written with mode 0600; the two outputs of keygen and encaps
+ * are published together or not at all (cli_out_commit, cli.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,8 @@ kem_keygen(int argc, char **argv)
 			level_s);
 	}
 	be = cli_backend(be_name);
+	cli_out_declare("kem keygen", "--dk", dk_path);
+	cli_out_declare("kem keygen", "--ek", ek_path);
 	tmp = cli_alloc(FA_KEM_TMPSIZE_MAX);
 	if (seed_hex != NULL) {
 		uint8_t seed[64];
@@ -125,6 +128,8 @@ kem_encaps(int argc, char **argv)
 			"kem encaps: --ek, --ct and --ss are required");
 	}
 	be = cli_backend(be_name);
+	cli_out_declare("kem encaps", "--ct", ct_path);
+	cli_out_declare("kem encaps", "--ss", ss_path);
 	ek = cli_read_file(ek_path, &ek_len);
 	level = level_by_size(ek_len, 0);
 	if (level == 0) {
@@ -175,6 +180,7 @@ kem_decaps(int argc, char **argv)
 			"kem decaps: --dk, --ct and --ss are required");
 	}
 	be = cli_backend(be_name);
+	cli_out_declare("kem decaps", "--ss", ss_path);
 	dk = cli_read_file(dk_path, &dk_len);
 	level = level_by_size(dk_len, 1);
 	if (level == 0) {

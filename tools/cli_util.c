@@ -2,14 +2,17 @@
  * cli_util.c -- file, hex, option and backend helpers of the
  * falcon-accel tool (see cli.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700   /* POSIX 2008 with realpath() */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -241,29 +244,511 @@ int cli_is_decode_error(int err)
 	}
 }
 
+/* ------------------------------------------------------------------
+ * Output files: staged in temporary files, published by
+ * cli_out_commit() (see cli.h).
+ * ------------------------------------------------------------------ */
+
+#define CLI_OUT_MAX 8
+#define CLI_LINK_MAX 40   /* symbolic links followed, as the kernel */
+
+enum { OUT_STDOUT, OUT_DIRECT, OUT_STAGED };
+enum { OUT_DECLARED, OUT_OPEN, OUT_WRITTEN };
+
+typedef struct {
+	const char *cmd, *opt;   /* for messages; opt may be NULL */
+	char *path;              /* as given */
+	char *target;            /* symbolic links followed */
+	char *dir;               /* target's directory */
+	char *canon;             /* realpath(dir) "/" base, or NULL */
+	int kind, state, secret, fd;
+	int have_id;             /* target exists: dev, ino */
+	dev_t dev;
+	ino_t ino;
+	char *tmp;               /* staged temporary file, while it exists */
+	char *bak;               /* hard link to the old target (commit) */
+	int published;           /* renamed over its target (commit) */
+	uint8_t *buf;            /* stdout data written at commit time */
+	size_t buf_len;
+} cli_output;
+
+static cli_output cli_outs[CLI_OUT_MAX];
+static size_t cli_nouts;
+
+static char *cli_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = cli_alloc(n);
+
+	memcpy(d, s, n);
+	return d;
+}
+
+/* a + b + c in a fresh string */
+static char *cli_concat(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *d = cli_alloc(la + lb + lc + 1);
+
+	memcpy(d, a, la);
+	memcpy(d + la, b, lb);
+	memcpy(d + la + lb, c, lc + 1);
+	return d;
+}
+
+static void fail_write(const char *path, int err)
+	__attribute__((noreturn));
+static void fail_write(const char *path, int err)
+{
+	cli_fail(CLI_EXIT_ERROR, "cannot write %s: %s",
+		is_stdio(path) ? "stdout" : path, strerror(err));
+}
+
+/* Directory part of p ("." without a slash, "/" for "/x"). */
+static char *dir_of(const char *p)
+{
+	const char *sl = strrchr(p, '/');
+	char *d;
+
+	if (sl == NULL) {
+		return cli_strdup(".");
+	}
+	if (sl == p) {
+		return cli_strdup("/");
+	}
+	d = cli_alloc((size_t)(sl - p) + 1);
+	memcpy(d, p, (size_t)(sl - p));
+	d[sl - p] = 0;
+	return d;
+}
+
+static const char *base_of(const char *p)
+{
+	const char *sl = strrchr(p, '/');
+
+	return sl == NULL ? p : sl + 1;
+}
+
+/* `path` with its symbolic links followed (the file that open() would
+   write), as far as they lead; exits on a loop. */
+static char *resolve_links(const char *path)
+{
+	char *cur = cli_strdup(path);
+	int hops;
+
+	for (hops = 0; ; hops ++) {
+		struct stat st;
+		char link[PATH_MAX];
+		ssize_t n;
+		char *next, *dir;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			return cur;
+		}
+		if (hops == CLI_LINK_MAX) {
+			fail_write(path, ELOOP);
+		}
+		n = readlink(cur, link, sizeof link - 1);
+		if (n < 0) {
+			return cur;
+		}
+		link[n] = 0;
+		if (link[0] == '/') {
+			next = cli_strdup(link);
+		} else {
+			dir = dir_of(cur);
+			next = cli_concat(dir, "/", link);
+			free(dir);
+		}
+		free(cur);
+		cur = next;
+	}
+}
+
+static void cli_out_cleanup(void)
+{
+	size_t i;
+
+	for (i = 0; i < cli_nouts; i ++) {
+		cli_output *o = &cli_outs[i];
+
+		if (o->fd >= 0) {
+			close(o->fd);
+			o->fd = -1;
+		}
+		if (o->tmp != NULL) {
+			unlink(o->tmp);
+			free(o->tmp);
+			o->tmp = NULL;
+		}
+		if (o->bak != NULL) {
+			unlink(o->bak);
+			free(o->bak);
+			o->bak = NULL;
+		}
+		if (o->buf != NULL) {
+			memset(o->buf, 0, o->buf_len);
+			free(o->buf);
+			o->buf = NULL;
+		}
+	}
+}
+
+static int same_file(const cli_output *a, const cli_output *b)
+{
+	return strcmp(a->path, b->path) == 0
+		|| strcmp(a->target, b->target) == 0
+		|| (a->canon != NULL && b->canon != NULL
+			&& strcmp(a->canon, b->canon) == 0)
+		|| (a->have_id && b->have_id && a->dev == b->dev
+			&& a->ino == b->ino);
+}
+
+void cli_out_declare(const char *cmd, const char *opt, const char *path)
+{
+	static int cleanup_set = 0;
+	cli_output *o;
+	struct stat st;
+	const char *base;
+	char *rdir;
+	size_t i;
+
+	if (!cleanup_set) {
+		atexit(cli_out_cleanup);
+		cleanup_set = 1;
+	}
+	if (cli_nouts == CLI_OUT_MAX) {
+		cli_fail(CLI_EXIT_ERROR, "too many output files");
+	}
+	o = &cli_outs[cli_nouts];
+	memset(o, 0, sizeof *o);
+	o->fd = -1;
+	o->cmd = cmd;
+	o->opt = opt;
+	o->path = cli_strdup(path == NULL ? "-" : path);
+	if (is_stdio(path)) {
+		o->kind = OUT_STDOUT;
+		cli_nouts ++;
+		return;
+	}
+	o->target = resolve_links(path);
+	if (stat(o->target, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			fail_write(path, EISDIR);
+		}
+		if (!S_ISREG(st.st_mode)) {
+			/* a device or a FIFO: nothing to replace */
+			o->kind = OUT_DIRECT;
+			cli_nouts ++;
+			return;
+		}
+		o->have_id = 1;
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
+	}
+	base = base_of(o->target);
+	if (base[0] == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		fail_write(path, EISDIR);
+	}
+	o->dir = dir_of(o->target);
+	rdir = realpath(o->dir, NULL);
+	if (rdir != NULL) {
+		o->canon = cli_concat(rdir, strcmp(rdir, "/") == 0 ? "" : "/",
+			base);
+		free(rdir);
+	}
+	o->kind = OUT_STAGED;
+	for (i = 0; i < cli_nouts; i ++) {
+		const cli_output *p = &cli_outs[i];
+
+		if (p->kind == OUT_STAGED && same_file(p, o)) {
+			cli_fail(CLI_EXIT_ERROR, "%s%s%s %s and %s %s are the same "
+				"file: give each output its own file",
+				cmd != NULL ? cmd : "", cmd != NULL ? ": " : "",
+				p->opt != NULL ? p->opt : "output", p->path,
+				opt != NULL ? opt : "output", path);
+		}
+	}
+	cli_nouts ++;
+}
+
+/* The first declared output of that name not written yet, else a new
+   one. */
+static int out_find(const char *path)
+{
+	size_t i;
+
+	if (path == NULL) {
+		path = "-";
+	}
+	for (i = 0; i < cli_nouts; i ++) {
+		if (cli_outs[i].state == OUT_DECLARED
+			&& strcmp(cli_outs[i].path, path) == 0)
+		{
+			return (int)i;
+		}
+	}
+	cli_out_declare(NULL, NULL, path);
+	return (int)cli_nouts - 1;
+}
+
+static mode_t cli_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/* "<target>.<what>.XXXXXX" in the target's directory; a shorter name
+   when that one would be too long. */
+static char *out_template(const cli_output *o, const char *what)
+{
+	if (strlen(base_of(o->target)) + strlen(what) + 9 <= NAME_MAX) {
+		return cli_concat(o->target, what, ".XXXXXX");
+	}
+	{
+		char *pre = cli_concat(o->dir, "/.falcon-accel", what);
+		char *t = cli_concat(pre, ".XXXXXX", "");
+
+		free(pre);
+		return t;
+	}
+}
+
+int cli_out_open(const char *path, int secret)
+{
+	int h = out_find(path);
+	cli_output *o = &cli_outs[h];
+
+	o->secret = secret;
+	o->state = OUT_OPEN;
+	if (o->kind == OUT_DIRECT) {
+		o->fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC,
+			secret ? 0600 : 0644);
+		if (o->fd < 0) {
+			fail_write(o->path, errno);
+		}
+	} else if (o->kind == OUT_STAGED) {
+		char *tmp = out_template(o, ".tmp");
+		int fd = mkstemp(tmp);   /* mode 0600 */
+
+		if (fd < 0) {
+			int e = errno;
+
+			free(tmp);
+			fail_write(o->path, e);
+		}
+		o->tmp = tmp;
+		o->fd = fd;
+		if (!secret && fchmod(fd, 0644 & ~cli_umask()) != 0) {
+			fail_write(o->path, errno);
+		}
+	}
+	return h;
+}
+
+void cli_out_append(int h, const void *data, size_t len)
+{
+	cli_output *o = &cli_outs[h];
+	const uint8_t *p = data;
+
+	if (o->kind == OUT_STDOUT) {
+		if (len > 0 && fwrite(data, 1, len, stdout) != len) {
+			fail_write("-", errno);
+		}
+		return;
+	}
+	while (len > 0) {
+		ssize_t w = write(o->fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			fail_write(o->path, errno);
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+void cli_out_close(int h)
+{
+	cli_output *o = &cli_outs[h];
+
+	if (o->kind == OUT_STDOUT) {
+		if (fflush(stdout) != 0) {
+			fail_write("-", errno);
+		}
+	} else {
+		int fd = o->fd;
+
+		if (o->kind == OUT_STAGED && fsync(fd) != 0) {
+			fail_write(o->path, errno);
+		}
+		o->fd = -1;
+		if (close(fd) != 0) {
+			fail_write(o->path, errno);
+		}
+	}
+	o->state = OUT_WRITTEN;
+}
+
 void cli_write_file(const char *path, const void *data, size_t len,
 	int secret)
 {
-	FILE *f;
+	int h;
 
 	if (is_stdio(path)) {
-		f = stdout;
-	} else {
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
-			secret ? 0600 : 0644);
+		/* kept until the commit: nothing reaches stdout if an output
+		   file of the command cannot be written */
+		cli_output *o = &cli_outs[out_find(path)];
 
-		f = fd < 0 ? NULL : fdopen(fd, "wb");
-		if (f == NULL) {
-			cli_fail(CLI_EXIT_ERROR, "cannot create %s: %s", path,
+		o->secret = secret;
+		o->buf = cli_alloc(len);
+		memcpy(o->buf, data, len);
+		o->buf_len = len;
+		o->state = OUT_WRITTEN;
+		return;
+	}
+	h = cli_out_open(path, secret);
+	cli_out_append(h, data, len);
+	cli_out_close(h);
+}
+
+/* A hard link to o's existing target, to put it back if a later rename
+   of the commit fails. */
+static int out_backup(cli_output *o)
+{
+	int tries;
+
+	for (tries = 0; tries < 100; tries ++) {
+		char *bak = out_template(o, ".bak");
+		int fd = mkstemp(bak), e;
+
+		if (fd < 0) {
+			e = errno;
+			free(bak);
+			errno = e;
+			return -1;
+		}
+		close(fd);
+		unlink(bak);
+		if (link(o->target, bak) == 0) {
+			o->bak = bak;
+			return 0;
+		}
+		e = errno;
+		free(bak);
+		if (e != EEXIST) {
+			errno = e;
+			return -1;
+		}
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Undo the renames done before output `upto` failed. */
+static void out_rollback(size_t upto)
+{
+	size_t j;
+
+	for (j = 0; j < upto; j ++) {
+		cli_output *o = &cli_outs[j];
+
+		if (!o->published) {
+			continue;
+		}
+		if (o->bak != NULL) {
+			/* renamed back; should that fail, the backup stays:
+			   the only copy of the old file */
+			(void)rename(o->bak, o->target);
+			free(o->bak);
+			o->bak = NULL;
+		} else {
+			unlink(o->target);
+		}
+		o->published = 0;
+	}
+}
+
+void cli_out_commit(void)
+{
+	size_t i, last = cli_nouts;
+
+	/* stdout first: a failure there leaves every file untouched */
+	for (i = 0; i < cli_nouts; i ++) {
+		cli_output *o = &cli_outs[i];
+
+		if (o->kind == OUT_STDOUT && o->buf != NULL) {
+			if ((o->buf_len > 0 && fwrite(o->buf, 1, o->buf_len, stdout)
+				!= o->buf_len) || fflush(stdout) != 0)
+			{
+				fail_write("-", errno);
+			}
+			memset(o->buf, 0, o->buf_len);
+			free(o->buf);
+			o->buf = NULL;
+		}
+		if (o->kind == OUT_STAGED && o->tmp != NULL
+			&& o->state == OUT_WRITTEN)
+		{
+			last = i;
+		}
+	}
+	/* backups of the existing targets that a later failure would have
+	   to put back (all but the last rename's) */
+	for (i = 0; i < last; i ++) {
+		cli_output *o = &cli_outs[i];
+		struct stat st;
+
+		if (o->kind == OUT_STAGED && o->tmp != NULL
+			&& o->state == OUT_WRITTEN
+			&& lstat(o->target, &st) == 0 && out_backup(o) != 0)
+		{
+			cli_fail(CLI_EXIT_ERROR, "cannot write %s: cannot keep a "
+				"backup of the existing file: %s", o->path,
 				strerror(errno));
 		}
 	}
-	if (fwrite(data, 1, len, f) != len || fflush(f) != 0) {
-		cli_fail(CLI_EXIT_ERROR, "cannot write %s",
-			f == stdout ? "stdout" : path);
+	for (i = 0; i < cli_nouts; i ++) {
+		cli_output *o = &cli_outs[i];
+
+		if (o->kind != OUT_STAGED || o->tmp == NULL
+			|| o->state != OUT_WRITTEN)
+		{
+			continue;
+		}
+		if (rename(o->tmp, o->target) != 0) {
+			int e = errno;
+
+			out_rollback(i);
+			fail_write(o->path, e);
+		}
+		free(o->tmp);
+		o->tmp = NULL;
+		o->published = 1;
 	}
-	if (f != stdout && fclose(f) != 0) {
-		cli_fail(CLI_EXIT_ERROR, "cannot close %s", path);
+	/* success: drop the backups, make the renames durable */
+	for (i = 0; i < cli_nouts; i ++) {
+		cli_output *o = &cli_outs[i];
+
+		if (o->bak != NULL) {
+			unlink(o->bak);
+			free(o->bak);
+			o->bak = NULL;
+		}
+		if (o->published) {
+			int fd = open(o->dir, O_RDONLY);
+
+			if (fd >= 0) {
+				(void)fsync(fd);
+				close(fd);
+			}
+			o->published = 0;
+		}
 	}
 }
 

@@ -65,6 +65,8 @@ int cli_cmd_keygen(int argc, char **argv)
 	}
 	logn = cli_parse_degree(degree);
 	be = cli_backend(be_name);
+	cli_out_declare("keygen", "--sk", sk_path);
+	cli_out_declare("keygen", "--pk", pk_path);
 
 	if (seed_hex != NULL) {
 		size_t seed_len;
@@ -116,6 +118,7 @@ int cli_cmd_pubkey(int argc, char **argv)
 	}
 	/* fa_make_public takes no backend, but a named one must exist. */
 	(void)cli_backend(be_name);
+	cli_out_declare("pubkey", "--pk", pk_path);
 	sk = cli_read_arg("pubkey", "--sk", sk_path, &sk_len);
 	logn = cli_check_object("pubkey", "--sk", sk_path, sk, sk_len,
 		CLI_PRIVKEY);
@@ -188,6 +191,7 @@ int cli_cmd_sign(int argc, char **argv)
 		cli_fail(CLI_EXIT_ERROR, "sign: --sk and --out are required");
 	}
 	be = cli_backend(be_name);
+	cli_out_declare("sign", "--out", out_path);
 	sk = cli_read_arg("sign", "--sk", sk_path, &sk_len);
 	logn = cli_check_object("sign", "--sk", sk_path, sk, sk_len,
 		CLI_PRIVKEY);
@@ -308,6 +312,16 @@ static int cmd_backends(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+/* The command's exit code; its output files are published (cli.h) when
+   it succeeded. */
+static int finish(int rc)
+{
+	if (rc == CLI_EXIT_OK) {
+		cli_out_commit();
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -346,32 +360,32 @@ int main(int argc, char **argv)
 #if FA_HAVE_SOC
 	/* --backend soc: whole operations on the simulated SoC (cli_soc.c) */
 	if (strcmp(cmd, "bench") == 0 && cli_soc_requested(argc, argv)) {
-		return cli_soc_cmd_bench(argc, argv);
+		return finish(cli_soc_cmd_bench(argc, argv));
 	}
 #endif
 	if (strcmp(cmd, "keygen") == 0) {
-		return cli_cmd_keygen(argc, argv);
+		return finish(cli_cmd_keygen(argc, argv));
 	}
 	if (strcmp(cmd, "pubkey") == 0) {
-		return cli_cmd_pubkey(argc, argv);
+		return finish(cli_cmd_pubkey(argc, argv));
 	}
 	if (strcmp(cmd, "sign") == 0) {
-		return cli_cmd_sign(argc, argv);
+		return finish(cli_cmd_sign(argc, argv));
 	}
 	if (strcmp(cmd, "verify") == 0) {
-		return cli_cmd_verify(argc, argv);
+		return finish(cli_cmd_verify(argc, argv));
 	}
 	if (strcmp(cmd, "kat") == 0) {
-		return cli_cmd_kat(argc, argv);
+		return finish(cli_cmd_kat(argc, argv));
 	}
 	if (strcmp(cmd, "bench") == 0) {
-		return cli_cmd_bench(argc, argv);
+		return finish(cli_cmd_bench(argc, argv));
 	}
 	if (strcmp(cmd, "backends") == 0) {
-		return cmd_backends(argc, argv);
+		return finish(cmd_backends(argc, argv));
 	}
 	if (strcmp(cmd, "kem") == 0) {   /* ML-KEM, tools/cli_kem.c */
-		return cli_cmd_kem(argc, argv);
+		return finish(cli_cmd_kem(argc, argv));
 	}
 	cli_fail(CLI_EXIT_ERROR, "unknown command '%s' (try 'falcon-accel "
 		"help')", cmd);
