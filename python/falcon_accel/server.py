@@ -56,7 +56,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from . import core
 from .broker import OP_SIGN, OP_VERIFY, BatchFront, Broker, PackedItems
@@ -201,7 +201,11 @@ def _fmt_value(v: Any, verify: bool) -> core.SigFormat:
 
 
 def _fmt(obj: Dict[str, Any], verify: bool) -> core.SigFormat:
-    return _fmt_value(obj.get("format"), verify)
+    """The request's "format": absent, the default; null is no format."""
+    v = obj.get("format")
+    if v is None and "format" in obj:
+        raise HttpError(400, "bad_request", "format: must be a string")
+    return _fmt_value(v, verify)
 
 
 def _check_public_key(pk: bytes, where: str = "") -> None:
@@ -257,6 +261,36 @@ def _route_path(method: str, path: str) -> str:
     return path
 
 
+class _Route(Route):
+    """A route of the service: one path, all the methods ROUTES gives it.
+
+    A request whose path is the route's but whose method is not gets a
+    405 whose Allow lists exactly the route's methods, HEAD included where
+    GET is (Starlette serves HEAD wherever it serves GET), in a fixed
+    order. A route whose pattern takes the rest of the path (the key id of
+    GET /v1/keys/{key_id}) leaves alone the paths another route matches:
+    /v1/keys/<id>/sign belongs to the sign route, whatever the method, so
+    that GET or OPTIONS there answers 405 with Allow: POST rather than
+    being taken (or its 405 answered) by the public-key route."""
+
+    def __init__(self, path: str, endpoint, methods: List[str]):
+        super().__init__(path, endpoint, methods=methods)
+        self.allow = ", ".join(sorted(self.methods or ()))
+        self.yields_to: List[Route] = []
+
+    def matches(self, scope):
+        match, child = super().matches(scope)
+        if match != Match.NONE and any(r.matches(scope)[0] != Match.NONE
+                                       for r in self.yields_to):
+            return Match.NONE, {}
+        return match, child
+
+    async def handle(self, scope, receive, send) -> None:
+        if self.methods and scope["method"] not in self.methods:
+            raise HTTPException(405, headers={"Allow": self.allow})
+        await super().handle(scope, receive, send)
+
+
 class SigningService:
     """Request handling: a Starlette application on a broker and a key
     directory."""
@@ -290,9 +324,7 @@ class SigningService:
         self.front = BatchFront(max_items)
         self.on_shutdown: List[Callable[[], None]] = []
         self.starlette = Starlette(
-            routes=[Route(_route_path(method, path), self._endpoint(name),
-                          methods=[method])
-                    for method, path, name, _, _, _ in ROUTES],
+            routes=self._routes(),
             exception_handlers={HTTPException: self._http_exception,
                                 Exception: self._internal_error},
             lifespan=self._lifespan)
@@ -302,6 +334,34 @@ class SigningService:
         # costs about as much CPU as the request handling).
         self._direct = {"/v1/sign/batch": "sign_batch",
                         "/v1/verify/batch": "verify_batch"}
+
+    def _routes(self) -> List[Route]:
+        """The Starlette routes of ROUTES: one per path, with every method
+        ROUTES gives that path (one handler per method)."""
+        by_path: Dict[str, Dict[str, str]] = {}
+        for method, path, name, _, _, _ in ROUTES:
+            by_path.setdefault(path, {})[method] = name
+        routes = []
+        for path, handlers in by_path.items():
+            if len(handlers) == 1:
+                endpoint = self._endpoint(next(iter(handlers.values())))
+            else:
+                endpoint = self._dispatch({m: self._endpoint(n)
+                                           for m, n in handlers.items()})
+            pattern = _route_path("GET" if "GET" in handlers else "", path)
+            routes.append(_Route(pattern, endpoint, list(handlers)))
+        rest = [r for r in routes if ":path}" in r.path]
+        for r in rest:
+            r.yields_to = [o for o in routes if o not in rest]
+        return routes
+
+    @staticmethod
+    def _dispatch(endpoints: Dict[str, Callable]):
+        """One endpoint for a path served by several methods."""
+        async def endpoint(request: Request) -> Response:
+            method = "GET" if request.method == "HEAD" else request.method
+            return await endpoints[method](request)
+        return endpoint
 
     def limit_connections(self, server_state, max_connections: int) -> None:
         """Answer 503 (JSON error too_many_connections, connection closed)

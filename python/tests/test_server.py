@@ -230,6 +230,13 @@ BAD_REQUESTS = [
     ("GET", "/nowhere", b"", 404, "not_found"),
     ("DELETE", "/v1/keys", b"", 405, "method_not_allowed"),
     ("POST", "/v1/verify", b"x" * 200_001, 413, "body_too_large"),
+    # "format": null is not the default format (found by schemathesis).
+    ("POST", "/v1/verify", b'{"message": "aGk=", "signature": "aGk=",'
+     b' "key_id": "0123456789abcdef0123456789abcdef", "format": null}',
+     400, "bad_request"),
+    ("POST", "/v1/verify/batch", b'{"items": [{"message": "aGk=",'
+     b' "signature": "aGk=", "key_id": "0123456789abcdef0123456789abcdef"'
+     b'}], "format": null}', 400, "bad_request"),
 ]
 
 
