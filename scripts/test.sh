@@ -102,6 +102,7 @@ run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C
 run "Python package" python/run_tests.sh
 run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 7 s)" scripts/fuzz_api.sh 7 address,undefined
 run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
+run "FIDO2 daemon under ASan+UBSan, CTAPHID/UDP fuzz (bounded)" tests/fido2/run_fuzz_udp.sh
 run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
 run "SoC ML-KEM-768 keygen/encaps/decaps, fw/accel/dma/kemenc modes (same bytes, decaps = encaps, host CLI cross-check; kemenc: encaps on the hw/mlkem sequencer)" python3 hw/soc/util/mlkem_soc_bench.py --cli build/test-native/tools/falcon-accel
 run "SoC synthesis view: sources elaborate (xc7 + ecp5), its VexRiscv core runs a smoke program (hw/soc/syn/check.sh)" make -C hw/soc synth-check
