@@ -307,6 +307,179 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
 	size_t sig_len, int sig_format, const fa_prepared_pubkey *pp,
 	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
 
+/* ------------------------------------------------------------------ */
+/* FN-DSA (provisional FIPS 206), beside round-3 Falcon above.
+
+   WHICH FN-DSA: no FIPS 206 text is published yet. These functions
+   implement the "best guess" of 2026-07-22 by Thomas Pornin, exactly as
+   the fn-dsa Rust crate version 0.4.0 implements it (keys, signatures,
+   message representative, pre-hash identifiers, key generation and
+   signing randomness), and are tested byte for byte against it
+   (tests/fndsa/, README "FN-DSA"). When the final standard is published
+   this API will follow it, with a version bump and no compatibility with
+   the objects made by this version; nothing here is silently kept
+   compatible. Round-3 Falcon above stays the default of the library, the
+   CLI and the KATs, unchanged.
+
+   Scheme (fn-dsa 0.4.0):
+    - degrees logn = 2..10 (9: FN-DSA-512, 10: FN-DSA-1024; below 9 test
+      degrees only, as fn-dsa's "weak" types);
+    - public key: header 0x00+logn, h = g/f mod q in NTT form (the
+      library's NTT order, kernels.h), four 14-bit values per 7 bytes,
+      little-endian; FA_FNDSA_PUBKEY_SIZE(logn) bytes (897, 1793);
+    - private key: header 0x50+logn, f, g (FA_FG_BITS each), F (8 bits),
+      bits packed little-endian, then SHAKE256(public key) (64 bytes);
+      FA_FNDSA_PRIVKEY_SIZE(logn) bytes (1345, 2369);
+    - signature: header 0x30+logn, 40-byte nonce, s2 compressed
+      (little-endian bit order, |s2[i]| <= 840), zero padded to the fixed
+      FA_FNDSA_SIG_SIZE(logn) (666, 1280);
+    - message representative mu = SHAKE256(SHAKE256(pk) (64 bytes) ||
+      0x00 || len(ctx) || ctx || M) (pure), or SHAKE256(SHAKE256(pk) ||
+      0x01 || len(ctx) || ctx || OID(hash) || hash(M)) (pre-hash), 64
+      bytes; ctx is a context string of 0..255 bytes;
+    - signing: the 40-byte seed (from rng, or given) is hedged into
+      SHAKE256(SHAKE256(f||g encoding) (40 bytes) || mu || seed); attempt
+      j (0..26) samples with the SHAKE256 stream of hedged seed || j,
+      whose first 40 bytes are the nonce; hash-to-point SHAKE256(nonce ||
+      mu); s1 and s2 within 840 in absolute value; same norm bound as
+      round 3;
+    - key generation: deterministic from a 32-byte seed (fn-dsa's, ie
+      ntrugen's procedure: f, g from a CDT table on SHAKE256(seed), the
+      NTRU solution F, G).
+
+   Same byte encodings' headers as round 3 but different bit orders and
+   sizes: an FN-DSA function given a round-3 object returns FA_ERR_SCHEME
+   (a round-3 private key: 1281/2305 bytes; a public key or signature
+   that decodes only as round 3; a round-3 compressed or constant-time
+   signature). The round-3 functions above do not accept FN-DSA objects
+   (a private key has the wrong length; a public key or padded signature
+   fails to decode or to verify).
+
+   Constant time: as the round-3 functions (same kernels); the key
+   generation's fallback solver (used when the round-3 solver's fixed
+   schedule fails on a key that fn-dsa accepts, about 1 key in 200 at
+   512 and 1 in 40 at 1024) adapts its schedule to the sizes of the
+   intermediate values and so leaks them through timing; the hashing of
+   the message and of the context is public-data work. */
+
+#define FA_ERR_SCHEME       -18  /* an object of the other scheme (a
+                                     round-3 Falcon key or signature given
+                                     to an FN-DSA function) */
+
+#define FA_FNDSA_LOGN_MIN 2
+#define FA_FNDSA_LOGN_MAX 10
+#define FA_FNDSA_PUBKEY_SIZE(logn)  FA_PUBKEY_SIZE(logn)
+#define FA_FNDSA_PRIVKEY_SIZE(logn) (FA_PRIVKEY_SIZE(logn) + 64u)
+#define FA_FNDSA_SIG_SIZE(logn)     FA_SIG_PADDED_SIZE(logn)
+#define FA_FNDSA_KEYGEN_SEED_SIZE 32u
+#define FA_FNDSA_SIGN_SEED_SIZE   40u
+#define FA_FNDSA_MU_SIZE          64u
+#define FA_FNDSA_CTX_MAX          255u
+/* Maximum s1 and s2 coefficient (absolute value) in a signature. */
+#define FA_FNDSA_BINF             840
+
+/* Pre-hash functions (ph argument). FA_FNDSA_PH_NONE: pure FN-DSA, the
+   message itself is passed; otherwise the caller passes the hash of the
+   message (32, 48, 64 or 32 bytes), whose DER OID enters mu. */
+#define FA_FNDSA_PH_NONE     0
+#define FA_FNDSA_PH_SHA256   1   /* OID 2.16.840.1.101.3.4.2.1 */
+#define FA_FNDSA_PH_SHA384   2   /* 2.16.840.1.101.3.4.2.2 */
+#define FA_FNDSA_PH_SHA512   3   /* 2.16.840.1.101.3.4.2.3 */
+#define FA_FNDSA_PH_SHA3_256 4   /* 2.16.840.1.101.3.4.2.8 */
+/* Hash output length for ph (0 for FA_FNDSA_PH_NONE), or a negative
+   error for an unknown ph. Time: constant. */
+int fa_fndsa_ph_size(int ph);
+
+/* Scratch sizes (bytes). */
+#define FA_TMPSIZE_FNDSA_KEYGEN(logn) ((((logn) <= 2 ? 136u : 88u) << (logn)) + 64u)
+#define FA_TMPSIZE_FNDSA_SIGN(logn)   ((120u << (logn)) + 64u)
+#define FA_TMPSIZE_FNDSA_VERIFY(logn) ((10u << (logn)) + 16u)
+
+/* fa_strerror with FA_ERR_SCHEME. Time: constant. */
+const char *fa_fndsa_strerror(int err);
+
+/* Key pair from a 32-byte seed (as fn-dsa's KeyPairGenerator given an RNG
+   whose first 32 bytes are the seed), or from a seed drawn from rng (a
+   flipped SHAKE256 context). sk: FA_FNDSA_PRIVKEY_SIZE(logn) bytes, pk:
+   FA_FNDSA_PUBKEY_SIZE(logn) bytes (pk may be NULL); lengths must be at
+   least these (FA_ERR_SIZE); logn outside 2..10: FA_ERR_BADARG.
+   Time: as fa_keygen (candidates (f, g) until one passes; each fixed work
+   set by logn); the fallback solver, run for about 1 candidate in 200
+   at 512 (1 in 40 at 1024), costs up to a few times the normal solver. */
+int fa_fndsa_keygen(const fa_backend *be, fa_shake256_ctx *rng,
+	unsigned logn, void *sk, size_t sk_len, void *pk, size_t pk_len,
+	void *tmp, size_t tmp_len);
+int fa_fndsa_keygen_seed(const fa_backend *be, const uint8_t seed[32],
+	unsigned logn, void *sk, size_t sk_len, void *pk, size_t pk_len,
+	void *tmp, size_t tmp_len);
+
+/* Public key from a private key (recomputed from f, g; the stored
+   SHAKE256(pk) must match: else FA_ERR_KEY). tmp: FA_TMPSIZE_FNDSA_SIGN. */
+int fa_fndsa_make_public(void *pk, size_t pk_len, const void *sk,
+	size_t sk_len, void *tmp, size_t tmp_len);
+
+/* mu (64 bytes) for a public key, a context (ctx_len <= 255, ctx may be
+   NULL when ctx_len is 0) and a message (ph = FA_FNDSA_PH_NONE) or its
+   hash (other ph; msg_len must be fa_fndsa_ph_size(ph): FA_ERR_LENGTH).
+   The public key is checked as fa_fndsa_verify does. Time: one SHAKE256
+   over the key, one over ctx and the message. */
+int fa_fndsa_compute_mu(uint8_t mu[64], const void *pk, size_t pk_len,
+	const void *ctx, size_t ctx_len, int ph, const void *msg,
+	size_t msg_len);
+
+/* Signing. sig: FA_FNDSA_SIG_SIZE(logn) bytes written (sig_len at least
+   that, else FA_ERR_SIZE). The private key is decoded and checked: f
+   invertible mod q, G = gF/f mod q within [-127, 127], fG - gF = q
+   exactly, the stored SHAKE256(pk) equal to that of the recomputed public
+   key (else FA_ERR_KEY; a round-3 key: FA_ERR_SCHEME). ctx_len > 255 or
+   an unknown ph: FA_ERR_BADARG; a hash of the wrong size: FA_ERR_LENGTH.
+   fa_fndsa_sign draws the 40-byte seed from rng; fa_fndsa_sign_seed takes
+   it (deterministic: the signature fn-dsa makes when its RNG returns
+   those 40 bytes); fa_fndsa_sign_mu signs an external mu (64 bytes; the
+   context is then the caller's business), with the seed from seed when
+   not NULL, else from rng. At most 27 attempts (fn-dsa's bound; a
+   valid key needs more with probability below 2^-256): else
+   FA_ERR_SIGN_ATTEMPTS.
+   Time: decoding and checking the key (fixed by logn), hashing, then per
+   attempt O(n log n) fixed work plus 2n SamplerZ calls (as fa_sign_dyn;
+   the expected number of attempts is below 1.003 at 512 and 1024). */
+int fa_fndsa_sign(const fa_backend *be, fa_shake256_ctx *rng,
+	void *sig, size_t sig_len, const void *sk, size_t sk_len,
+	const void *ctx, size_t ctx_len, int ph,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+int fa_fndsa_sign_seed(const fa_backend *be, const uint8_t seed[40],
+	void *sig, size_t sig_len, const void *sk, size_t sk_len,
+	const void *ctx, size_t ctx_len, int ph,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+int fa_fndsa_sign_mu(const fa_backend *be, fa_shake256_ctx *rng,
+	const uint8_t *seed, void *sig, size_t sig_len,
+	const void *sk, size_t sk_len, const uint8_t mu[64],
+	void *tmp, size_t tmp_len);
+
+/* Verification: FA_OK, FA_ERR_BADSIG, or a decoding error of the public
+   key or of the signature (FA_ERR_HEADER, FA_ERR_LENGTH,
+   FA_ERR_COEFF_RANGE, FA_ERR_MINUS_ZERO, FA_ERR_PADDING; FA_ERR_SCHEME for
+   a round-3 object), FA_ERR_BADARG / FA_ERR_LENGTH as for signing.
+   Time: fixed by logn and the message length (decoding, SHAKE256 over
+   the key, mu, hash-to-point as fa_verify's, two NTTs, the norms). */
+int fa_fndsa_verify(const fa_backend *be, const void *sig, size_t sig_len,
+	const void *pk, size_t pk_len, const void *ctx, size_t ctx_len,
+	int ph, const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+int fa_fndsa_verify_mu(const fa_backend *be, const void *sig,
+	size_t sig_len, const void *pk, size_t pk_len, const uint8_t mu[64],
+	void *tmp, size_t tmp_len);
+
+/* SHA-2 (FIPS 180-4) one-shot, used for pre-hashing (the library's own,
+   freestanding). Time: one compression per 64 (SHA-256) or 128 bytes. */
+void fa_sha256(uint8_t out[32], const void *data, size_t len);
+void fa_sha384(uint8_t out[48], const void *data, size_t len);
+void fa_sha512(uint8_t out[64], const void *data, size_t len);
+/* SHA3-256 (FIPS 202) one-shot. */
+void fa_sha3_256(uint8_t out[32], const void *data, size_t len);
+/* The hash of ph (not FA_FNDSA_PH_NONE) of data into out
+   (fa_fndsa_ph_size(ph) bytes); FA_OK or FA_ERR_BADARG. */
+int fa_fndsa_prehash(uint8_t *out, int ph, const void *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

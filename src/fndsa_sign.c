@@ -1,0 +1,433 @@
+/*
+ * fndsa_sign.c -- FN-DSA signature generation as fn-dsa 0.4.0: the
+ * SHAKE256 sampler stream, SamplerZ with the 79-bit base sampler, fast
+ * Fourier sampling over the Gram matrix (LDL with self-adjoint diagonal
+ * terms, fn-dsa's operation order), the attempt loop with the L-infinity
+ * bounds. FFT, inverse FFT, products, sums, split and merge run on the
+ * kernel seam (fa_k_*): they are the round-3 kernels, bit-identical to
+ * fn-dsa's. Constant-time as sign.c (same declassified events: the
+ * SamplerZ trial count, BerExp's early exit on random bytes, the verdict
+ * of an attempt).
+ */
+
+#include "fndsa_inner.h"
+#include "ct_declassify.h"
+
+/* ------------------------------------------------------------------ */
+/* The SHAKE256 stream. */
+
+void fa_fndsa_prng_init(fa_fndsa_prng *p, const void *seed, size_t len,
+	const struct fa_kernels *k)
+{
+	p->k = k;
+	fa_shake256_init(&p->sc);
+	fa_shake256_inject_k(k, &p->sc, seed, len);
+	fa_shake256_flip(&p->sc);
+	p->ptr = sizeof p->buf;
+}
+
+static inline void prng_refill(fa_fndsa_prng *p)
+{
+	fa_shake256_extract_k(p->k, &p->sc, p->buf, sizeof p->buf);
+	p->ptr = 0;
+}
+
+unsigned fa_fndsa_prng_u8(fa_fndsa_prng *p)
+{
+	if (p->ptr == sizeof p->buf) {
+		prng_refill(p);
+	}
+	return p->buf[p->ptr ++];
+}
+
+uint32_t fa_fndsa_prng_u16(fa_fndsa_prng *p)
+{
+	uint32_t x;
+
+	if (p->ptr + 2 > sizeof p->buf) {
+		x = fa_fndsa_prng_u8(p);
+		return x | ((uint32_t)fa_fndsa_prng_u8(p) << 8);
+	}
+	x = (uint32_t)p->buf[p->ptr] | ((uint32_t)p->buf[p->ptr + 1] << 8);
+	p->ptr += 2;
+	return x;
+}
+
+uint64_t fa_fndsa_prng_u64(fa_fndsa_prng *p)
+{
+	uint64_t x = 0;
+	int i;
+
+	if (p->ptr + 8 > sizeof p->buf) {
+		for (i = 0; i < 8; i ++) {
+			x |= (uint64_t)fa_fndsa_prng_u8(p) << (8 * i);
+		}
+		return x;
+	}
+	for (i = 7; i >= 0; i --) {
+		x = (x << 8) | p->buf[p->ptr + (size_t)i];
+	}
+	p->ptr += 8;
+	return x;
+}
+
+void fa_fndsa_prng_bytes(fa_fndsa_prng *p, void *out, size_t len)
+{
+	uint8_t *d = out;
+
+	while (len > 0) {
+		size_t c;
+
+		if (p->ptr == sizeof p->buf) {
+			prng_refill(p);
+		}
+		c = sizeof p->buf - p->ptr;
+		if (c > len) {
+			c = len;
+		}
+		memcpy(d, p->buf + p->ptr, c);
+		p->ptr += c;
+		d += c;
+		len -= c;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* SamplerZ. */
+
+typedef struct {
+	fa_fndsa_prng p;
+	unsigned logn;
+} samp_ctx;
+
+/* Half-Gaussian z0 >= 0 and a random bit b from 80 random bits: the
+   low bit of a 64-bit word is b, the other 79 bits (with a 16-bit word)
+   are compared with every 79-bit table entry (three limbs, borrows). */
+static int gaussian0(samp_ctx *sc, int *b)
+{
+	uint64_t lo = fa_fndsa_prng_u64(&sc->p);
+	uint32_t hi = fa_fndsa_prng_u16(&sc->p);
+	uint32_t v0 = (uint32_t)(lo >> 1) & 0xFFFFFF;
+	uint32_t v1 = (uint32_t)(lo >> 25) & 0xFFFFFF;
+	uint32_t v2 = (uint32_t)(lo >> 49) | (hi << 15);
+	int z = 0;
+	size_t i;
+
+	*b = (int)(lo & 1);
+	for (i = 0; i < 18; i ++) {
+		uint32_t cc;
+
+		cc = (v0 - fa_fndsa_gauss0[3 * i + 2]) >> 31;
+		cc = (v1 - fa_fndsa_gauss0[3 * i + 1] - cc) >> 31;
+		cc = (v2 - fa_fndsa_gauss0[3 * i + 0] - cc) >> 31;
+		z += (int)cc;
+	}
+	return z;
+}
+
+static inline uint64_t mulhi64(uint64_t a, uint64_t b)
+{
+	uint64_t a0 = (uint32_t)a, a1 = a >> 32;
+	uint64_t b0 = (uint32_t)b, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+
+	return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* 2^63 ccs exp(-x), x in [0, ln 2) (the FACCT polynomial, as round 3). */
+static uint64_t expm_p63(fpr x, fpr ccs)
+{
+	uint64_t z = (uint64_t)fpr_trunc_scaled(x, 63) << 1;
+	uint64_t y = fa_expm_coeffs[0];
+	size_t u;
+
+	for (u = 1; u < 13; u ++) {
+		y = fa_expm_coeffs[u] - mulhi64(z, y);
+	}
+	z = (uint64_t)fpr_trunc_scaled(ccs, 63) << 1;
+	return mulhi64(z, y);
+}
+
+/* 1 with probability ccs exp(-x), x >= 0. */
+static int ber_exp(samp_ctx *sc, fpr x, fpr ccs)
+{
+	int64_t si = fpr_trunc(fpr_mul(x, FPR_INV_LOG2));
+	fpr r = fpr_sub(x, fpr_mul(fpr_of(si), FPR_LOG2));
+	uint32_t sw = (uint32_t)si, s;
+	uint64_t z;
+	int i;
+
+	/* min(s, 63) without a branch */
+	s = (sw | ((63u - sw) >> 16)) & 63u;
+	z = ((expm_p63(r, ccs) << 1) - 1) >> s;
+	for (i = 0; i < 8; i ++) {
+		uint32_t w = fa_fndsa_prng_u8(&sc->p);
+		uint32_t bz = (uint32_t)(z >> (56 - 8 * i)) & 0xFF;
+
+		/* declassified: the early exit on a random byte (README) */
+		if (fa_declassify_u32(w ^ bz)) {
+			return w < bz;
+		}
+	}
+	return 0;
+}
+
+static int samplerz(samp_ctx *sc, fpr mu, fpr isigma)
+{
+	int64_t s = fpr_floor(mu);
+	fpr r = fpr_sub(mu, fpr_of(s));
+	fpr dss = fpr_half(fpr_sqr(isigma));
+	fpr ccs = fpr_mul(isigma, fpr_from_bits(fa_fndsa_sigma_min[sc->logn]));
+
+	for (;;) {
+		int b, z0 = gaussian0(sc, &b);
+		int z = b + ((b << 1) - 1) * z0;
+		fpr x;
+
+		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
+		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
+		/* declassified: the trial count (README) */
+		if (fa_declassify_int(ber_exp(sc, x, ccs))) {
+			return (int)s + z;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Fast Fourier sampling (fn-dsa's ffsamp_fft). */
+
+/* LDL of [[g00, g01], [adj(g01), g11]] with g00, g11 self-adjoint (their
+   n/2 real parts): g01 <- l10 = adj(g01/g00), g11 <- g11 - |g01|^2/g00. */
+static void ldl_selfadj(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
+{
+	size_t i, hn = MKN(logn) >> 1;
+
+	for (i = 0; i < hn; i ++) {
+		fpr inv = fpr_inv(g00[i]);
+		fpr mu_re = fpr_mul(g01[i], inv);
+		fpr mu_im = fpr_mul(g01[i + hn], inv);
+		fpr zo = fpr_add(fpr_mul(mu_re, g01[i]),
+			fpr_mul(mu_im, g01[i + hn]));
+
+		g11[i] = fpr_sub(g11[i], zo);
+		g01[i] = mu_re;
+		g01[i + hn] = fpr_neg(mu_im);
+	}
+}
+
+/* Split of a self-adjoint f (n/2 real values): f0 self-adjoint (its
+   imaginary halves set to 0), f1 = (a - b)/2 * conj(w). */
+static void split_selfadj(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
+{
+	size_t i, hn = MKN(logn) >> 1, qn = hn >> 1;
+
+	if (logn == 1) {
+		f0[0] = f[0];
+		f1[0] = FPR_ZERO;
+		return;
+	}
+	for (i = 0; i < qn; i ++) {
+		fpr a = f[2 * i], b = f[2 * i + 1];
+		fpr t = fpr_half(fpr_sub(a, b));
+
+		f0[i] = fpr_half(fpr_add(a, b));
+		f0[i + qn] = FPR_ZERO;
+		f1[i] = fpr_mul(t, fpr_from_bits(fa_fft_roots[2 * (i + hn)]));
+		f1[i + qn] = fpr_mul(t,
+			fpr_neg(fpr_from_bits(fa_fft_roots[2 * (i + hn) + 1])));
+	}
+}
+
+static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
+	fpr *g11, unsigned logn, fpr *tmp, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), hn = n >> 1;
+	fpr isig = fpr_from_bits(fa_fndsa_inv_sigma[sc->logn]);
+
+	if (logn == 1) {
+		fpr inv = fpr_inv(g00[0]);
+		fpr mu_re = fpr_mul(g01[0], inv);
+		fpr mu_im = fpr_mul(g01[1], inv);
+		fpr zo = fpr_add(fpr_mul(mu_re, g01[0]), fpr_mul(mu_im, g01[1]));
+		fpr d00 = g00[0], d11 = fpr_sub(g11[0], zo);
+		fpr l_re = mu_re, l_im = fpr_neg(mu_im);
+		fpr w0 = t1[0], w1 = t1[1], leaf, y0, y1, a_re, a_im, x0, x1;
+
+		leaf = fpr_mul(fpr_sqrt(d11), isig);
+		y0 = fpr_of32(samplerz(sc, w0, leaf));
+		y1 = fpr_of32(samplerz(sc, w1, leaf));
+		a_re = fpr_sub(w0, y0);
+		a_im = fpr_sub(w1, y1);
+		x0 = fpr_add(t0[0], fpr_sub(fpr_mul(a_re, l_re),
+			fpr_mul(a_im, l_im)));
+		x1 = fpr_add(t0[1], fpr_add(fpr_mul(a_re, l_im),
+			fpr_mul(a_im, l_re)));
+		t1[0] = y0;
+		t1[1] = y1;
+		leaf = fpr_mul(fpr_sqrt(d00), isig);
+		t0[0] = fpr_of32(samplerz(sc, x0, leaf));
+		t0[1] = fpr_of32(samplerz(sc, x1, leaf));
+		return;
+	}
+
+	ldl_selfadj(g00, g01, g11, logn);
+	split_selfadj(tmp, tmp + hn, g00, logn);
+	memcpy(g00, tmp, n * sizeof *tmp);
+	split_selfadj(tmp, tmp + hn, g11, logn);
+	memcpy(g11, tmp, n * sizeof *tmp);
+	memcpy(tmp, g01, n * sizeof *tmp);            /* l10 */
+	memcpy(g01, g00, hn * sizeof *tmp);
+	memcpy(g01 + hn, g11, hn * sizeof *tmp);
+
+	/* z1 from t1 with the right subtree (g11 halves, g01 + hn),
+	   merged into tmp + 2n. */
+	fa_k_poly_split_fft(k, tmp + n, tmp + n + hn, t1, logn);
+	ffsamp(sc, tmp + n, tmp + n + hn, g11, g11 + hn, g01 + hn, logn - 1,
+		tmp + 2 * n, k);
+	fa_k_poly_merge_fft(k, tmp + 2 * n, tmp + n, tmp + n + hn, logn);
+
+	/* t0 += (t1 - z1) l10; t1 <- z1 */
+	memcpy(tmp + n, t1, n * sizeof *tmp);
+	fa_k_poly_sub(k, tmp + n, tmp + 2 * n, logn);
+	memcpy(t1, tmp + 2 * n, n * sizeof *tmp);
+	fa_k_poly_mul_fft(k, tmp, tmp + n, logn);
+	fa_k_poly_add(k, t0, tmp, logn);
+
+	/* z0 from t0 with the left subtree */
+	fa_k_poly_split_fft(k, tmp, tmp + hn, t0, logn);
+	ffsamp(sc, tmp, tmp + hn, g00, g00 + hn, g01, logn - 1, tmp + n, k);
+	fa_k_poly_merge_fft(k, t0, tmp, tmp + hn, logn);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void small_to_fpr(fpr *r, const int8_t *t, size_t n)
+{
+	size_t u;
+
+	for (u = 0; u < n; u ++) {
+		r[u] = fpr_of32(t[u]);
+	}
+}
+
+#define SQBETA(logn) fa_l2bound[logn]
+
+int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
+	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+	const uint8_t mu[64], unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), u;
+	fpr *b00 = (fpr *)(void *)tmp, *b01 = b00 + n, *b10 = b01 + n;
+	fpr *b11 = b10 + n;
+	fpr *g00 = b11 + n, *g01 = g00 + n, *g11 = g01 + n;
+	fpr *t0 = g11 + n, *t1 = t0 + n, *w = t1 + n;
+	uint16_t *hm = (uint16_t *)(void *)(w + 4 * n);
+	int16_t *s2 = (int16_t *)(hm + n);
+	unsigned counter;
+
+	/* basis B = [[g, -f], [G, -F]] in FFT form */
+	small_to_fpr(b00, g, n);
+	small_to_fpr(b01, f, n);
+	small_to_fpr(b10, G, n);
+	small_to_fpr(b11, F, n);
+	fa_k_fft(k, b00, logn);
+	fa_k_fft(k, b01, logn);
+	fa_k_fft(k, b10, logn);
+	fa_k_fft(k, b11, logn);
+	fa_k_poly_neg(k, b01, logn);
+	fa_k_poly_neg(k, b11, logn);
+
+	for (counter = 0; counter < 27; counter ++) {
+		samp_ctx sc;
+		uint8_t s41[41], nonce[40];
+		uint32_t sqn = 0, ng = 0;
+
+		memcpy(s41, seed, 40);
+		s41[40] = (uint8_t)counter;
+		fa_fndsa_prng_init(&sc.p, s41, sizeof s41, k);
+		sc.logn = logn;
+		fa_fndsa_prng_bytes(&sc.p, nonce, 40);
+		fa_fndsa_hash_to_point(hm, nonce, mu, logn, k);
+
+		/* Gram matrix: g00 = b00 adj(b00) + b01 adj(b01), g01 =
+		   b00 adj(b10) + b01 adj(b11), g11 = b10 adj(b10) + b11
+		   adj(b11) (w: scratch) */
+		memcpy(g00, b00, n * sizeof *w);
+		fa_k_poly_mulselfadj_fft(k, g00, logn);
+		memcpy(w, b01, n * sizeof *w);
+		fa_k_poly_mulselfadj_fft(k, w, logn);
+		fa_k_poly_add(k, g00, w, logn);
+		memcpy(g01, b00, n * sizeof *w);
+		fa_k_poly_muladj_fft(k, g01, b10, logn);
+		memcpy(w, b01, n * sizeof *w);
+		fa_k_poly_muladj_fft(k, w, b11, logn);
+		fa_k_poly_add(k, g01, w, logn);
+		memcpy(g11, b10, n * sizeof *w);
+		fa_k_poly_mulselfadj_fft(k, g11, logn);
+		memcpy(w, b11, n * sizeof *w);
+		fa_k_poly_mulselfadj_fft(k, w, logn);
+		fa_k_poly_add(k, g11, w, logn);
+
+		/* target t0 = hm b11 / q, t1 = -hm b01 / q */
+		for (u = 0; u < n; u ++) {
+			t0[u] = fpr_of_u16(hm[u]);
+		}
+		fa_k_fft(k, t0, logn);
+		memcpy(t1, t0, n * sizeof *w);
+		fa_k_poly_mul_fft(k, t1, b01, logn);
+		fa_k_poly_mulconst(k, t1, fpr_neg(FPR_INV_Q), logn);
+		fa_k_poly_mul_fft(k, t0, b11, logn);
+		fa_k_poly_mulconst(k, t0, FPR_INV_Q, logn);
+
+		ffsamp(&sc, t0, t1, g00, g01, g11, logn, w, k);
+
+		/* v = z B: v0 = z0 b00 + z1 b10, v1 = z0 b01 + z1 b11 */
+		memcpy(w, t0, n * sizeof *w);
+		memcpy(w + n, t1, n * sizeof *w);
+		fa_k_poly_mul_fft(k, w, b00, logn);
+		fa_k_poly_mul_fft(k, w + n, b10, logn);
+		fa_k_poly_add(k, w, w + n, logn);
+		memcpy(w + n, t0, n * sizeof *w);
+		fa_k_poly_mul_fft(k, w + n, b01, logn);
+		memcpy(t0, w, n * sizeof *w);
+		fa_k_poly_mul_fft(k, t1, b11, logn);
+		fa_k_poly_add(k, t1, w + n, logn);
+		fa_k_ifft(k, t0, logn);
+		fa_k_ifft(k, t1, logn);
+
+		/* s1 = hm - v0, s2 = -v1 (as int16), squared norm with
+		   saturation, |s1| <= 840 */
+		for (u = 0; u < n; u ++) {
+			int32_t z = (int32_t)hm[u] - (int32_t)fpr_rint(t0[u]);
+
+			z = (int16_t)z;
+			sqn += (uint32_t)(z * z);
+			ng |= sqn;
+			ng |= (uint32_t)(FA_FNDSA_BINF - z);
+			ng |= (uint32_t)(FA_FNDSA_BINF + z);
+		}
+		for (u = 0; u < n; u ++) {
+			int32_t z = (int16_t)(-fpr_rint(t1[u]));
+
+			s2[u] = (int16_t)z;
+			sqn += (uint32_t)(z * z);
+			ng |= sqn;
+		}
+		sqn |= -(ng >> 31);
+		/* declassified: a rejected attempt is discarded, an accepted
+		   s2 is the public signature */
+		if (fa_declassify_u32(sqn > SQBETA(logn))) {
+			continue;
+		}
+		if (fa_fndsa_comp_encode(sig + 41, FA_FNDSA_SIG_SIZE(logn) - 41,
+			s2, n))
+		{
+			sig[0] = (uint8_t)(0x30 + logn);
+			memcpy(sig + 1, nonce, 40);
+			return FA_OK;
+		}
+	}
+	return FA_ERR_SIGN_ATTEMPTS;
+}
