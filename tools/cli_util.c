@@ -225,7 +225,8 @@ void cli_fail_object(const char *cmd, const char *opt, const char *path,
 	char label[512];
 
 	file_label(label, sizeof label, opt, path);
-	cli_fail(CLI_EXIT_ERROR, "%s: %s: %s", cmd, label, fa_strerror(err));
+	cli_fail(CLI_EXIT_ERROR, "%s: %s: %s", cmd, label,
+		fa_fndsa_strerror(err));
 }
 
 int cli_is_decode_error(int err)
@@ -238,6 +239,7 @@ int cli_is_decode_error(int err)
 	case FA_ERR_MINUS_ZERO:
 	case FA_ERR_PADDING:
 	case FA_ERR_KEY:
+	case FA_ERR_SCHEME:
 		return 1;
 	default:
 		return 0;
