@@ -269,6 +269,11 @@ static int sign_common(const fa_backend *be, fa_shake256_ctx *rng,
 	}
 	r = decode_sk(&st, NULL, sk, sk_len, tmp, tmp_len, k);
 	if (r != FA_OK) {
+		if (r != FA_ERR_BADARG && r != FA_ERR_SIZE
+			&& r != FA_ERR_HEADER && r != FA_ERR_FORMAT)
+		{
+			memset(tmp, 0, tmp_len);   /* partly decoded secrets */
+		}
 		return r;
 	}
 	if (sig_len < FA_FNDSA_SIG_SIZE(st.logn)) {
