@@ -343,14 +343,13 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
       whose first 40 bytes are the nonce; hash-to-point SHAKE256(nonce ||
       mu); s1 and s2 within 840 in absolute value; same norm bound as
       round 3;
-    - key generation: deterministic from a 32-byte seed (fn-dsa's, ie
-      ntrugen's procedure: f, g from a CDT table on SHAKE256(seed), the
-      NTRU solution F, G). NOT always fn-dsa's key: its solver (ntrugen's
-      fixed-point size reduction) gives up on some candidates (f, g) that
-      ours solves, and then draws the next one; the keys are equal
-      otherwise (measured: 345/400 keys at 512, 111/200 at 1024; README
-      "FN-DSA"). Every fn-dsa key is accepted and signs byte-exactly.
-
+    - key generation: deterministic from a 32-byte seed, fn-dsa's key
+      for every seed (its ntrugen procedure: f, g from a CDT table on
+      SHAKE256(seed), the Gram-Schmidt bound and the NTRU solver computed
+      as fn-dsa does, in 32.32 fixed point and residue arithmetic, so
+      that the same candidates (f, g) are rejected and the same F, G
+      found; checked on the crate's keys for 2,900 seeds at degrees 4 to
+      1024, tests/fndsa).
    Same byte encodings' headers as round 3 but different bit orders and
    sizes: an FN-DSA function given a round-3 object returns FA_ERR_SCHEME
    (a round-3 private key: 1281/2305 bytes; a public key or signature
@@ -359,12 +358,17 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
    (a private key has the wrong length; a public key or padded signature
    fails to decode or to verify).
 
-   Constant time: as the round-3 functions (same kernels); the key
-   generation's fallback solver (used when the round-3 solver's fixed
-   schedule fails on a key that fn-dsa accepts, about 1 key in 200 at
-   512 and 1 in 40 at 1024) adapts its schedule to the sizes of the
-   intermediate values and so leaks them through timing; the hashing of
-   the message and of the context is public-data work. */
+   Constant time: signing and verification as the round-3 functions
+   (same kernels). Key generation: sampling, the checks and the NTRU
+   solver (src/fndsa_ntru.c: fixed loop counts, word counts and memory
+   indices by logn, data-dependent choices as masks, integer and
+   fixed-point arithmetic only) are constant-time; public are the
+   verdicts that discard a candidate (a coefficient redrawn, f not
+   invertible, a norm bound missed, the solver's rejection) and hence the
+   number of candidates. Not covered, as in fn-dsa: 64-bit shifts by a
+   secret count below 32 (on 32-bit targets the compiler may branch on
+   it) and a multiplier whose timing depends on operand sizes. The
+   hashing of the message and of the context is public-data work. */
 
 #define FA_ERR_SCHEME       -18  /* an object of the other scheme (a
                                      round-3 Falcon key or signature given
@@ -395,7 +399,7 @@ int fa_verify_prepared(const fa_backend *be, const void *sig,
 int fa_fndsa_ph_size(int ph);
 
 /* Scratch sizes (bytes). */
-#define FA_TMPSIZE_FNDSA_KEYGEN(logn) ((((logn) <= 2 ? 136u : 88u) << (logn)) + 64u)
+#define FA_TMPSIZE_FNDSA_KEYGEN(logn) ((48u << (logn)) + 64u)
 #define FA_TMPSIZE_FNDSA_SIGN(logn)   ((120u << (logn)) + 64u)
 #define FA_TMPSIZE_FNDSA_VERIFY(logn) ((10u << (logn)) + 16u)
 
@@ -407,9 +411,9 @@ const char *fa_fndsa_strerror(int err);
    flipped SHAKE256 context). sk: FA_FNDSA_PRIVKEY_SIZE(logn) bytes, pk:
    FA_FNDSA_PUBKEY_SIZE(logn) bytes (pk may be NULL); lengths must be at
    least these (FA_ERR_SIZE); logn outside 2..10: FA_ERR_BADARG.
-   Time: as fa_keygen (candidates (f, g) until one passes; each fixed work
-   set by logn); the fallback solver, run for about 1 candidate in 200
-   at 512 (1 in 40 at 1024), costs up to a few times the normal solver. */
+   tmp: FA_TMPSIZE_FNDSA_KEYGEN(logn) bytes, any alignment.
+   Time: candidates (f, g) until one passes; each candidate's work is fixed by logn (the checks, then the NTRU
+   solver for those that pass them). */
 int fa_fndsa_keygen(const fa_backend *be, fa_shake256_ctx *rng,
 	unsigned logn, void *sk, size_t sk_len, void *pk, size_t pk_len,
 	void *tmp, size_t tmp_len);

@@ -11,13 +11,22 @@ crate 0.4.0 implements it (README "FN-DSA"), differs from round-3 Falcon:
     eps = 1/sqrt(bitsec 2^64), bitsec = max(2, n/4);
   - key generation's CDT tables (16-bit entries, 15-bit comparisons):
     2^15 * P(|x| > j) for the discrete Gaussian of sigma 1.17 sqrt(q/(2n)),
-    n = 512 (also used, summed, below 512) and n = 1024.
+    n = 512 (also used, summed, below 512) and n = 1024;
+  - the NTRU solver's (fndsa_ntru.c) 308 small primes p = 1 mod 2048
+    below 2^31, decreasing, each with -1/p mod 2^32, 2^64 mod p, a
+    primitive 2048-th root of 1 g = x^((p-1)/2048) for the least
+    non-square x, 1/g, and 1/(product of the previous primes) mod p (the
+    last three times 2^32 mod p, Montgomery form);
+  - its fixed-point FFT roots: entry rev10(j) (10-bit reversal) holds
+    exp(i pi j / 1024), j < 1024, real and imaginary parts in 32.32 fixed
+    point (nearest, two's complement in 64 bits).
 
-Run:  python3 scripts/gen_fndsa_tables.py > src/fndsa_tables.c   (needs mpmath)
+Run:  python3 scripts/gen_fndsa_tables.py > src/fndsa_tables.c   (needs mpmath, sympy)
 """
 import struct
 import sys
 import mpmath
+import sympy
 
 mpmath.mp.prec = 400
 Q = 12289
@@ -63,6 +72,37 @@ def kgdist(n, count):
     return out
 
 
+def ntru_primes(count):
+    out = []
+    p = 2 ** 31 - 2047            # 1 mod 2048
+    prod = 1
+    while len(out) < count:
+        if sympy.isprime(p):
+            x = 2
+            while pow(x, (p - 1) // 2, p) == 1:
+                x += 1
+            g = pow(x, (p - 1) // 2048, p)
+            assert pow(g, 1024, p) == p - 1
+            ig = pow(g, -1, p)
+            s = pow(prod % p, -1, p)
+            r = 2 ** 32 % p
+            out.append((p, (-pow(p, -1, 2 ** 32)) % 2 ** 32, 2 ** 64 % p,
+                        g * r % p, ig * r % p, s * r % p))
+            prod *= p
+        p -= 2048
+    return out
+
+
+def fxp_roots():
+    rev = lambda j: int("{:010b}".format(j)[::-1], 2)
+    tab = [None] * 1024
+    for j in range(1024):
+        a = mpmath.mpf(j) * mpmath.pi / 1024
+        fx = lambda v: int(mpmath.nint(v * 2 ** 32)) % 2 ** 64
+        tab[rev(j)] = (fx(mpmath.cos(a)), fx(mpmath.sin(a)))
+    return tab
+
+
 def words(vals, fmt, per):
     return "\n".join("\t" + ", ".join(fmt(v) for v in vals[i:i + per]) + ","
                      for i in range(0, len(vals), per))
@@ -93,6 +133,17 @@ def main():
             % words(k512, lambda v: "%du" % v, 9))
     o.write("const uint16_t fa_fndsa_kgdist_1024[12] = {\n%s\n};\n"
             % words(k1024, lambda v: "%du" % v, 12))
+    pr = ntru_primes(308)
+    o.write("\n/* p, p0i, R2, g, ig, s */\n")
+    o.write("const uint32_t fa_fndsa_primes[308][6] = {\n")
+    for t in pr:
+        o.write("\t{ %s },\n" % ", ".join("%uu" % v for v in t))
+    o.write("};\n")
+    o.write("\n/* re, im */\n")
+    o.write("const uint64_t fa_fndsa_fxr_roots[1024][2] = {\n")
+    for re_, im_ in fxp_roots():
+        o.write("\t{ 0x%016Xu, 0x%016Xu },\n" % (re_, im_))
+    o.write("};\n")
 
 
 if __name__ == "__main__":

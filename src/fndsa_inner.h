@@ -87,16 +87,24 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 	const struct fa_kernels *k);
 
 /* Key generation core (fndsa_keygen.c): f, g, F, G and h from the seed.
-   tmp: FA_TMPSIZE_FNDSA_KEYGEN(logn) - 6n bytes. */
+   tmp: 40n bytes, 8-byte aligned (the solver's 5n words, then 5n/2
+   fixed-point words). */
 void fa_fndsa_keygen_inner(const uint8_t seed[32], int8_t *f, int8_t *g,
 	int8_t *F, int8_t *G, uint16_t *h, unsigned logn, uint8_t *tmp,
 	const struct fa_kernels *k);
 
-/* The fallback NTRU solver (fndsa_kgen_solver.c): the round-3 solver with
-   a size reduction that adapts its schedule instead of failing; fails
-   only when no solution with |F|, |G| <= 127 is found. Same tmp as
-   fa_ntru_solve. */
+/* Key generation's Gram-Schmidt bound and NTRU solver, as fn-dsa's
+   (fndsa_ntru.c): 1 if the candidate is kept. ortho_norm_ok: tmp 5n/2
+   words; ntru_solve: tmp 5n words, ftmp 5n/2 words (disjoint). */
+int fa_fndsa_ortho_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
+	uint64_t *tmp);
 int fa_fndsa_ntru_solve(int8_t *F, int8_t *G, const int8_t *f,
-	const int8_t *g, unsigned logn, void *tmp, const struct fa_kernels *k);
+	const int8_t *g, unsigned logn, uint32_t *tmp, uint64_t *ftmp);
+
+/* Generated tables for fndsa_ntru.c: the small primes {p, -1/p mod 2^32,
+   2^64 mod p, g, 1/g, 1/(previous primes)} (the last three Montgomery),
+   g^1024 = -1; the FFT roots exp(i pi j/1024) at rev10(j), 32.32. */
+extern const uint32_t fa_fndsa_primes[308][6];
+extern const uint64_t fa_fndsa_fxr_roots[1024][2];
 
 #endif

@@ -12,16 +12,16 @@
  *     q = 72107278641426 / 2^32; the NTRU equation solved with
  *     |F|, |G| <= 127.
  *
- * The NTRU solution with |F|, |G| <= 127 found by fn-dsa's solver and by
- * ours (kgen_solver.c, the round-3 reference's procedure) is the same
- * Babai-reduced one whenever both succeed (checked on thousands of
- * fn-dsa keys); ours also fails where the round-3 reference's fixed
- * schedule does, for keys fn-dsa accepts: then the adaptive solver of
- * fndsa_kgen_solver.c takes over.
+ * The Gram-Schmidt bound and the NTRU solver are fn-dsa's, computed
+ * the same way (fndsa_ntru.c: fixed point, the same residue counts and
+ * reduction schedule), so a candidate is kept exactly when fn-dsa keeps
+ * it and the keys are fn-dsa's for every seed.
  *
- * fn-dsa computes the Gram-Schmidt bound in 32.32 fixed point, we in
- * binary64: a candidate within about 2^-40 (relative) of the bound could
- * be judged differently (never seen; such a key would differ).
+ * Constant time: the candidate's sampling, checks and solution run
+ * without secret-dependent branches or indices; what is declassified is
+ * each verdict that discards a candidate (a value redrawn, f not
+ * invertible, a norm too large, the solver's rejection), and the
+ * parity redraw of f's last coefficient (fn-dsa's procedure).
  */
 
 #include "fndsa_inner.h"
@@ -61,7 +61,7 @@ static void sample_f(fa_fndsa_prng *p, int8_t *f, unsigned logn)
 		/* declassified: a redraw (below degree 128 only) discards the
 		   value; the parity redraw of the last coefficient is the
 		   specification's (fn-dsa's) and depends on fresh draws */
-		if (fa_declassify_int(ai < -127 || ai > 127)) {
+		if (fa_declassify_int((ai < -127) | (ai > 127))) {
 			continue;
 		}
 		if (i == n - 1) {
@@ -94,34 +94,6 @@ static int invertible(const int8_t *f, unsigned logn, uint16_t *t,
 	return z == 0;
 }
 
-/* The Gram-Schmidt bound. tmp: 3n fpr. */
-static int ortho_norm_ok(const int8_t *f, const int8_t *g, unsigned logn,
-	fpr *tmp, const struct fa_kernels *k)
-{
-	size_t n = MKN(logn), u;
-	fpr *fx = tmp, *gx = fx + n, *rt = gx + n, sn = FPR_ZERO;
-
-	for (u = 0; u < n; u ++) {
-		fx[u] = fpr_of32(f[u]);
-		gx[u] = fpr_of32(g[u]);
-	}
-	fa_k_fft(k, fx, logn);
-	fa_k_fft(k, gx, logn);
-	fa_k_poly_invnorm2_fft(k, rt, fx, gx, logn);
-	fa_k_poly_adj_fft(k, fx, logn);
-	fa_k_poly_adj_fft(k, gx, logn);
-	fa_k_poly_mulconst(k, fx, FPR_Q, logn);
-	fa_k_poly_mulconst(k, gx, FPR_Q, logn);
-	fa_k_poly_mul_autoadj_fft(k, fx, rt, logn);
-	fa_k_poly_mul_autoadj_fft(k, gx, rt, logn);
-	fa_k_ifft(k, fx, logn);
-	fa_k_ifft(k, gx, logn);
-	for (u = 0; u < n; u ++) {
-		sn = fpr_add(sn, fpr_add(fpr_sqr(fx[u]), fpr_sqr(gx[u])));
-	}
-	return fpr_lt(sn, fpr_scaled(72107278641426, -32));
-}
-
 void fa_fndsa_keygen_inner(const uint8_t seed[32], int8_t *f, int8_t *g,
 	int8_t *F, int8_t *G, uint16_t *h, unsigned logn, uint8_t *tmp,
 	const struct fa_kernels *k)
@@ -129,6 +101,7 @@ void fa_fndsa_keygen_inner(const uint8_t seed[32], int8_t *f, int8_t *g,
 	fa_fndsa_prng p;
 	size_t n = MKN(logn), u;
 	uint8_t *t = fa_align8(tmp);
+	uint64_t *ft = (uint64_t *)(void *)(t + 20 * n);
 
 	fa_fndsa_prng_init(&p, seed, 32, k);
 	for (;;) {
@@ -148,13 +121,12 @@ void fa_fndsa_keygen_inner(const uint8_t seed[32], int8_t *f, int8_t *g,
 		if (fa_declassify_int(sn >= 16823)) {
 			continue;
 		}
-		if (!fa_declassify_int(ortho_norm_ok(f, g, logn,
-			(fpr *)(void *)t, k)))
+		if (!fa_declassify_int(fa_fndsa_ortho_norm_ok(f, g, logn, ft)))
 		{
 			continue;
 		}
-		if (!fa_ntru_solve(F, G, f, g, logn, t, k)
-			&& !fa_fndsa_ntru_solve(F, G, f, g, logn, t, k))
+		if (!fa_declassify_int(fa_fndsa_ntru_solve(F, G, f, g, logn,
+			(uint32_t *)(void *)t, ft)))
 		{
 			continue;
 		}

@@ -3,6 +3,8 @@
 //
 //   fndsa-vectors [KEYS_PER_DEGREE]      the vector file (default 10)
 //   fndsa-vectors --keys LOGN COUNT      keygen seeds and keys only
+//   fndsa-vectors --scan LOGN COUNT      per key "logn i digest": the first
+//                                        8 bytes of SHAKE256(sk || vk)
 //
 // Every seed, context and message is derived from SHAKE256 over a label,
 // so the output is the same on every run and every machine.
@@ -112,6 +114,24 @@ fn main() {
             let kseed = derive("scan", &[logn, i], 32);
             keygen(logn, &kseed, &mut sk, &mut vk);
             println!("{} {} {} {}", logn, hex(&kseed), hex(&vk), hex(&sk));
+        }
+        return;
+    }
+    if args.len() == 4 && args[1] == "--scan" {
+        let logn: u32 = args[2].parse().unwrap();
+        let count: u32 = args[3].parse().unwrap();
+        let mut sk = vec![0u8; sign_key_size(logn)];
+        let mut vk = vec![0u8; vrfy_key_size(logn)];
+        for i in 0..count {
+            let kseed = derive("scan", &[logn, i], 32);
+            keygen(logn, &kseed, &mut sk, &mut vk);
+            let mut sh = SHAKE256::new();
+            sh.inject(&sk);
+            sh.inject(&vk);
+            sh.flip();
+            let mut d = [0u8; 8];
+            sh.extract(&mut d);
+            println!("{} {} {}", logn, i, hex(&d));
         }
         return;
     }
