@@ -1,5 +1,5 @@
 # Convenience targets; the README's scripts are the reference commands.
-.PHONY: all test run bench-compare bench-compare-kem bench-pool rv32 synth fuzz-campaign fuzz-corpus \
+.PHONY: all test run gen check-gen bench-compare bench-compare-kem bench-pool rv32 synth fuzz-campaign fuzz-corpus \
 	fido2-soc-e2e fido2-soc-host-e2e fido2-soc-smoke
 
 all:
@@ -11,6 +11,16 @@ test:
 
 run:
 	scripts/run.sh
+
+# Every generator of the repository (tables, ROMs, register and address
+# maps, microcode, error names, fuzz corpora): scripts/autogen.py, the one
+# entry point; check-gen fails naming each stale generated file (CI runs it
+# once, in scripts/test.sh).
+gen:
+	python3 scripts/autogen.py
+
+check-gen:
+	python3 scripts/autogen.py --check
 
 # Our bench and the Rust peers (fn-dsa, pqcrypto-falcon) in one run, one table
 # with ratios (needs cargo and crates.io for the first build).
@@ -83,14 +93,14 @@ fuzz-corpus:
 	$(CC) -O2 -Iinclude tests/fuzz/gen_api_corpus.c build/release/libfalcon_accel.a -lm -o build/release/gen_api_corpus
 	build/release/gen_api_corpus tests/fuzz/corpus/api
 
-# The FIDO2 key as SoC firmware (fw/fido2_main.c via falcon-accel-fido2-soc):
+# The FIDO2 key as SoC firmware (apps/fido2/fw/fido2_main.c via falcon-accel-fido2-soc):
 # the whole e2e suite on the simulated SoC (hours), the same suite on the
 # firmware's device code in-process (seconds), and the CI smoke.
 fido2-soc-e2e:
-	tests/fido2/run_soc_e2e.sh soc
+	apps/fido2/tests/run_soc_e2e.sh soc
 
 fido2-soc-host-e2e:
-	tests/fido2/run_soc_e2e.sh soc-host
+	apps/fido2/tests/run_soc_e2e.sh soc-host
 
 fido2-soc-smoke:
-	tests/fido2/run_soc_smoke.sh
+	apps/fido2/tests/run_soc_smoke.sh

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Set-up of the Python package's service on a fresh Debian machine, as root
-# (called by scripts/setup.sh and python/run_tests.sh). Idempotent.
+# (called by scripts/setup.sh and service/python/run_tests.sh). Idempotent.
 #  - openssl: the service's TLS test makes a throw-away certificate;
 #  - Starlette, uvicorn (with httptools, uvloop), prometheus_client: the
 #    service's stack (also the package's dependencies in
-#    python/pyproject.toml, so `pip install ./python` brings them);
+#    service/python/pyproject.toml, so `pip install ./service/python`
+#    brings them);
 #  - pycparser, schemathesis 4.x: test tools (also in the package's `test`
 #    extra); schemathesis checks the service against its openapi.json.
 set -euo pipefail

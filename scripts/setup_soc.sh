@@ -1,5 +1,5 @@
 #!/bin/sh
-# Install what the SoC (hw/soc) and its firmware (fw/) need: the Ibex core
+# Install what the SoC (soc) and its firmware (soc/fw/) need: the Ibex core
 # (PyPI package pythondata-cpu-ibex), Debian's bare-metal RISC-V compiler
 # and picolibc, Verilator. Idempotent; run as root (or with sudo).
 set -e

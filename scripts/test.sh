@@ -66,19 +66,6 @@ run() {
 
 scripts/setup.sh || { echo "set-up failed"; exit 1; }
 
-gen_check() {
-  python3 scripts/gen_tables.py | diff -q - src/tables.c >/dev/null || { echo "src/tables.c is stale"; return 1; }
-  if [ -f src/backend_avx2/gen_avx2_tables.py ]; then
-    python3 src/backend_avx2/gen_avx2_tables.py | diff -q - src/backend_avx2/avx2_tables.c >/dev/null || { echo "avx2_tables.c is stale"; return 1; }
-  fi
-  python3 scripts/gen_ntru_primes.py | diff -q - src/ntru_primes.c >/dev/null || { echo "src/ntru_primes.c is stale"; return 1; }
-  if [ -f scripts/gen_ntt_tables.py ]; then
-    python3 scripts/gen_ntt_tables.py --stdout | diff -q - src/ntt_tables.c >/dev/null || { echo "src/ntt_tables.c is stale"; return 1; }
-  fi
-  python3 scripts/gen_mlkem_tables.py --stdout | diff -q - src/mlkem/mlkem_tables.c >/dev/null || { echo "src/mlkem/mlkem_tables.c is stale"; return 1; }
-  python3 scripts/gen_privkey_check_tables.py --stdout | diff -q - src/privkey_check_tables.c >/dev/null || { echo "src/privkey_check_tables.c is stale"; return 1; }
-  python3 scripts/gen_mlkem_tables.py --avx2 | diff -q - src/backend_avx2/avx2_mlkem_tables.c >/dev/null || { echo "avx2_mlkem_tables.c is stale"; return 1; }
-}
 c_suite() { # build-dir, cmake options...
   local dir=$1; shift
   mkdir -p "$dir"
@@ -88,7 +75,7 @@ c_suite() { # build-dir, cmake options...
   fi
   (cd "$dir" && ctest --output-on-failure -j"$JOBS")
 }
-run "generated tables up to date" gen_check
+run "generated files up to date (make check-gen: every generator of scripts/autogen.py)" make -s check-gen
 run "C suite, native FP" c_suite build/test-native
 run "C suite, emulated FP" c_suite build/test-fpemu -DFA_FPEMU=ON -DFA_RTL=OFF
 run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFA_RTL=OFF
@@ -98,15 +85,14 @@ run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make 
 run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
 run "ffSampling engine RTL vs library (cocotb, logn 1..4)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-ffsamp
 run "ML-KEM-768 encaps sequencer RTL vs library + ACVP/Wycheproof vectors (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-mlkem
-run "RTL generated files up to date" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw check-gen
-run "Python package" python/run_tests.sh
+run "Python package" service/python/run_tests.sh
 run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 7 s)" scripts/fuzz_api.sh 7 address,undefined
-run "FIDO2 key end to end (python-fido2)" tests/fido2/run_e2e.sh
-run "FIDO2 daemon under ASan+UBSan, CTAPHID/UDP fuzz (bounded)" tests/fido2/run_fuzz_udp.sh
-run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" scripts/soc_smoke.sh
-run "SoC ML-KEM-768 keygen/encaps/decaps, fw/accel/dma/kemenc modes (same bytes, decaps = encaps, host CLI cross-check; kemenc: encaps on the hw/mlkem sequencer)" python3 hw/soc/util/mlkem_soc_bench.py --cli build/test-native/tools/falcon-accel
-run "SoC synthesis view: sources elaborate (xc7 + ecp5), its VexRiscv core runs a smoke program (hw/soc/syn/check.sh)" make -C hw/soc synth-check
-run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, getAssertions signed on the SoC: evicted = key expansion, warm = expanded-key cache, after a simulator restart = persistent cache, discoverable and not)" tests/fido2/run_soc_smoke.sh
+run "FIDO2 key end to end (python-fido2)" apps/fido2/tests/run_e2e.sh
+run "FIDO2 daemon under ASan+UBSan, CTAPHID/UDP fuzz (bounded)" apps/fido2/tests/run_fuzz_udp.sh
+run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" soc/host/soc_smoke.sh
+run "SoC ML-KEM-768 keygen/encaps/decaps, fw/accel/dma/kemenc modes (same bytes, decaps = encaps, host CLI cross-check; kemenc: encaps on the hw/mlkem sequencer)" python3 soc/host/mlkem_soc_bench.py --cli build/test-native/tools/falcon-accel
+run "SoC synthesis view: sources elaborate (xc7 + ecp5), its VexRiscv core runs a smoke program (soc/syn/check.sh)" make -C soc synth-check
+run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, getAssertions signed on the SoC: evicted = key expansion, warm = expanded-key cache, after a simulator restart = persistent cache, discoverable and not)" apps/fido2/tests/run_soc_smoke.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 
 echo

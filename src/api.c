@@ -39,6 +39,7 @@ const char *fa_strerror(int err)
 	case FA_ERR_KEY:         return "inconsistent private key";
 	case FA_ERR_CANCELLED:   return "cancelled";
 	case FA_ERR_DEADLINE:    return "deadline exceeded";
+	case FA_ERR_SCHEME:      return "an object of the other scheme (round-3 Falcon vs FN-DSA)";
 	case FA_ERR_SIGN_ATTEMPTS:
 		return "signing gave up after FA_SIGN_MAX_ATTEMPTS attempts";
 	default:                 return "unknown error";

@@ -21,7 +21,7 @@
 #define CLI_EXIT_ERROR   2
 
 /* Version of the tool (`falcon-accel --version`); the Python package
-   (python/pyproject.toml) carries the same number, which
+   (service/python/pyproject.toml) carries the same number, which
    tests/cli/messages.sh checks. */
 #define FA_CLI_VERSION "0.1.0"
 

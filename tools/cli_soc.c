@@ -40,6 +40,16 @@ int cli_soc_requested(int argc, char **argv)
 	return cli_soc_selected(name);
 }
 
+void cli_soc_describe(char *buf, size_t len)
+{
+	char what[900];
+	int ok = fa_soc_probe(what, sizeof what);
+
+	snprintf(buf, len, "%s (bench and kat only; mode %s; %s)",
+		ok ? "available" : "unavailable",
+		fa_soc_mode_name(cli_soc_mode()), what);
+}
+
 static void close_soc(void)
 {
 	fa_soc_close(g_soc);
@@ -63,7 +73,8 @@ fa_soc *cli_soc_get(void)
 unsigned cli_soc_mode(void)
 {
 	const char *s = getenv("FALCON_ACCEL_SOC_MODE");
-	int m = fa_soc_mode_parse(s != NULL && *s != 0 ? s : NULL);
+	int m = s != NULL && *s != 0 ? fa_soc_mode_parse(s)
+		: (int)FA_SOC_MODE_DMA;   /* the fastest configuration */
 
 	if (m < 0) {
 		cli_fail(CLI_EXIT_ERROR, "FALCON_ACCEL_SOC_MODE must be fw, accel "

@@ -1,9 +1,11 @@
 /*
  * cli_soc.h -- the CLI's `soc` backend: whole operations forwarded to the
  * firmware of the simulated SoC (soc_client.h). Selected by --backend soc
- * or FALCON_ACCEL_BACKEND=soc (never by default); the kernel mode by
- * FALCON_ACCEL_SOC_MODE = fw (default: firmware only, emulated FP),
- * accel (accelerator kernels) or dma (accelerator + DMA, chained).
+ * or FALCON_ACCEL_BACKEND=soc (never by default), for the commands bench
+ * and kat only (the others refuse it, naming these two); the kernel mode
+ * by FALCON_ACCEL_SOC_MODE = dma (default: accelerator + DMA, chained, the
+ * fastest), accel (accelerator kernels, operands by the CPU) or fw
+ * (firmware only, emulated FP).
  */
 #ifndef FA_CLI_SOC_H
 #define FA_CLI_SOC_H
@@ -23,6 +25,10 @@ int cli_soc_requested(int argc, char **argv);
 
 /* `falcon-accel bench --backend soc [--json] [--runs R] [--degree D]`. */
 int cli_soc_cmd_bench(int argc, char **argv);
+
+/* "available (bench and kat only; mode dma; simulator ..., firmware
+   ...)" or "unavailable (...: make -C soc sim)", for `backends`. */
+void cli_soc_describe(char *buf, size_t len);
 
 /* The SoC, started on first use (exits with code 2 on failure). */
 fa_soc *cli_soc_get(void);

@@ -870,6 +870,13 @@ const fa_backend *cli_backend(const char *name)
 	if (be != NULL) {
 		return be;
 	}
+	if (strcmp(name, "soc") == 0) {
+		/* the SoC runs whole operations for bench and kat (cli_soc.c),
+		   which never ask for a kernel backend */
+		cli_fail(CLI_EXIT_ERROR, "%ssoc: only bench and kat run on the"
+			" SoC; this command runs on a host backend (see"
+			" 'falcon-accel backends')", from);
+	}
 	/* Name the culprit (option or environment) and the choices. */
 	avail[0] = 0;
 	for (i = 0; i < fa_backend_count(); i ++) {

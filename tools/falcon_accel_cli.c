@@ -37,9 +37,12 @@ static const char usage_text[] =
 "\n"
 "Every command also takes --backend NAME (portable, avx2, rtl: see\n"
 "'backends'); the default is $FALCON_ACCEL_BACKEND, else the fastest\n"
-"available backend. The message is read from stdin when --in is\n"
-"absent; '-' names stdin/stdout. Exit status: 0 success, 1 invalid\n"
-"signature, 2 usage, format or other error (one line on stderr).\n"
+"available backend. --backend soc (the simulated SoC; kernel mode\n"
+"$FALCON_ACCEL_SOC_MODE: dma by default, accel or fw) runs bench and\n"
+"kat only; the other commands refuse it. The message is read from\n"
+"stdin when --in is absent; '-' names stdin/stdout. Exit status: 0\n"
+"success, 1 invalid signature, 2 usage, format or other error (one\n"
+"line on stderr).\n"
 "--scheme falcon (round 3) is the default.\n";
 
 /* ------------------------------------------------------------------ */
@@ -667,6 +670,11 @@ static int cmd_backends(int argc, char **argv)
 	const fa_backend *def = fa_backend_default(), *sel;
 
 	cli_parse_opts(argc, argv, opts);
+#if FA_HAVE_SOC
+	if (cli_soc_selected(be_name)) {
+		sel = NULL;
+	} else
+#endif
 	sel = cli_backend(be_name);
 	for (i = 0; i < n; i ++) {
 		const fa_backend *be = fa_backend_at(i);
@@ -676,6 +684,13 @@ static int cmd_backends(int argc, char **argv)
 			be == def ? " (default)" : "",
 			be == sel && be != def ? " (selected)" : "");
 	}
+#if FA_HAVE_SOC
+	{
+		char d[1024];
+		cli_soc_describe(d, sizeof d);
+		printf("%-12s %s%s\n", "soc", d, sel == NULL ? " (selected)" : "");
+	}
+#endif
 	return CLI_EXIT_OK;
 }
 

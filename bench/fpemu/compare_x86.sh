@@ -3,7 +3,7 @@
 # Falcon reference implementation's emulated build (Falcon-impl-20211101,
 # FALCON_FPEMU=1), both gcc -O3 on this machine, Falcon-512, portable C.
 #
-# The reference is fetched and checked by bench/ref_soc/build_ref_fw.sh
+# The reference is fetched and checked by soc/ref/build_ref_fw.sh
 # (pinned commit and SHA-256 of every file; it also builds the SoC
 # firmware of the reference) into BUILD/ref, never into the repository.
 # REF_SRC=dir skips that and takes the reference sources from dir.
@@ -29,7 +29,7 @@ CC=${CC:-gcc}
 
 # 1. the reference, emulated FP
 if [ -z "${REF_SRC:-}" ]; then
-	"$ROOT/bench/ref_soc/build_ref_fw.sh" "$B/ref" >"$B/ref-fetch.log" 2>&1 || {
+	"$ROOT/soc/ref/build_ref_fw.sh" "$B/ref" >"$B/ref-fetch.log" 2>&1 || {
 		cat "$B/ref-fetch.log" >&2; exit 2; }
 	REF_SRC=$B/ref/src
 fi

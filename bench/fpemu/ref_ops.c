@@ -1,7 +1,7 @@
 /*
  * ref_ops.c -- the workload of bench/callgrind/sign_ops.c for the Falcon
  * reference implementation (Falcon-impl-20211101, fetched into build/ by
- * bench/ref_soc/build_ref_fw.sh, never stored here), built with its
+ * soc/ref/build_ref_fw.sh, never stored here), built with its
  * integer-emulated floating point (FALCON_FPEMU=1): one Falcon-512 key pair
  * from the seed "cg-seed", then COUNT calls of one operation through the
  * reference's public API (falcon.h). Same seed, same message as sign_ops.c,

@@ -39,13 +39,7 @@ static int g_state;                /* 0 = not opened, 1 = ok, -1 = failed */
 static fa_rtl_kstat g_stats[FA_RTL_K_COUNT];
 unsigned long fa_rtl_errors;       /* written under g_lock */
 
-const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = {
-	"fft", "ifft", "mq_ntt", "mq_intt", "mq_poly_mul_ntt", "poly_add",
-	"poly_sub", "poly_neg", "poly_adj_fft", "poly_mul_fft",
-	"poly_muladj_fft", "poly_mulselfadj_fft", "poly_mulconst", "samplerz",
-	"sz_load", "keccak_f1600", "mq_poly_mul_by_ntt", "ffsampling", "fs_tree",
-	"mlkem_ntt", "mlkem_invntt", "mlkem_basemul_acc", "ek_checksum32"
-};
+const char *const fa_rtl_kernel_names[FA_RTL_K_COUNT] = FA_RTL_KERNEL_NAMES_INIT;
 
 void fa_rtl_stats(fa_rtl_kstat out[FA_RTL_K_COUNT])
 {

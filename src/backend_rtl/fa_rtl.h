@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fa_rtl_kernels.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,16 +38,9 @@ typedef struct fa_rtl_transport {
 int fa_rtl_sim_open(fa_rtl_transport *t);          /* Verilated model */
 int fa_rtl_uio_open(fa_rtl_transport *t, const char *path, uint64_t phys);
 
-/* Per-kernel statistics (accumulated since the last reset). */
-enum {
-	FA_RTL_K_FFT, FA_RTL_K_IFFT, FA_RTL_K_NTT, FA_RTL_K_INTT,
-	FA_RTL_K_NTT_MUL, FA_RTL_K_ADD, FA_RTL_K_SUB, FA_RTL_K_NEG,
-	FA_RTL_K_ADJ, FA_RTL_K_MUL, FA_RTL_K_MULADJ, FA_RTL_K_MULSELFADJ,
-	FA_RTL_K_MULCONST, FA_RTL_K_SAMPLERZ, FA_RTL_K_SZ_LOAD,
-	FA_RTL_K_KECCAK, FA_RTL_K_MQ_MUL_BY_NTT, FA_RTL_K_FFSAMPLING, FA_RTL_K_FS_TREE,
-	FA_RTL_K_MLKEM_NTT, FA_RTL_K_MLKEM_INVNTT, FA_RTL_K_MLKEM_BASEMUL, FA_RTL_K_EKSUM,
-	FA_RTL_K_COUNT
-};
+/* Per-kernel statistics (accumulated since the last reset), one slot per
+   kernel: FA_RTL_K_* (fa_rtl_kernels.h, generated from rtl_kernels.json
+   by gen_rtl_kernels.py). */
 typedef struct {
 	uint64_t calls;
 	uint64_t cycles;                /* compute only (CYCLES register) */

@@ -4,7 +4,7 @@
  * ffSampling engine driven with the library's sampler state (fa_prng,
  * fa_sampler_ctx), in one place for every caller of the driver (the host
  * rtl backend, src/backend_rtl/backend_rtl.c, and the SoC firmware,
- * fw/fw_accel.c). The caller owns the locking and the tree policy.
+ * soc/fw/fw_accel.c). The caller owns the locking and the tree policy.
  *
  * The device holds its own copy of the sampler PRNG (SZ_LOAD: key, block
  * counter, byte pointer). The caller keeps an fa_rtl_prng_mirror: which

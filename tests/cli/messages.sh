@@ -150,11 +150,29 @@ err "backends: unknown option" "backends: unknown option --frob" -- \
 if [ $? -eq 0 ] && grep -q '^portable  *available' last.out; then ok; else
 	ko "backends with --backend portable: $(cat last.err)"; fi
 
+# --backend soc: bench and kat only; the other commands say so, by name of
+# the option or the variable; `backends` lists soc with its state and its
+# default mode (dma, the fastest).
+if "$exe" backends > last.out 2> last.err && grep -q '^soc ' last.out; then
+	if grep -q '^soc  *\(un\)\{0,1\}available (bench and kat only; mode dma; ' last.out; then ok; else
+		ko "backends: soc line: $(grep '^soc ' last.out)"; fi
+	err "keygen --backend soc refused" \
+		"--backend soc: only bench and kat run on the SoC" -- \
+		"$exe" keygen --backend soc --degree 512 --sk soc.sk --pk soc.pk
+	err "sign with FALCON_ACCEL_BACKEND=soc refused" \
+		"FALCON_ACCEL_BACKEND=soc: only bench and kat run on the SoC" -- \
+		env FALCON_ACCEL_BACKEND=soc "$exe" sign --sk soc.sk --out soc.sig
+	if [ ! -e soc.sk ] && [ ! -e soc.pk ] && [ ! -e soc.sig ]; then ok; else
+		ko "a refused --backend soc left a file"; fi
+	if FALCON_ACCEL_SOC_MODE=fw "$exe" backends | grep -q '^soc .*; mode fw;'; then ok; else
+		ko "backends: FALCON_ACCEL_SOC_MODE=fw not shown"; fi
+fi
+
 # --version: the version the Python package carries too.
 "$exe" --version > last.out 2> last.err || ko "--version: exit $?"
-want=$(sed -n 's/^version *= *"\(.*\)"$/\1/p' "$root/python/pyproject.toml" | head -n 1)
+want=$(sed -n 's/^version *= *"\(.*\)"$/\1/p' "$root/service/python/pyproject.toml" | head -n 1)
 if [ -n "$want" ] && grep -q "^falcon-accel $want " last.out; then ok; else
-	ko "--version: '$(cat last.out)', python/pyproject.toml says '$want'"; fi
+	ko "--version: '$(cat last.out)', service/python/pyproject.toml says '$want'"; fi
 
 # The README synopsis is the output of --help, line for line.
 "$exe" --help > help.txt || ko "--help: exit $?"

@@ -10,6 +10,7 @@ Falcon specification (v1.2, 3.11) directly; valid_* inputs must decode,
 bad_* inputs exercise one error class each.
 """
 import os
+import sys
 import random
 
 Q = 12289
@@ -54,8 +55,11 @@ def sel_trim(wide, w):
     return bytes([(0x80 if wide else 0) | (w - 2)])
 
 
+CORPUS = os.path.join(HERE, "corpus")
+
+
 def write(target, name, data):
-    d = os.path.join(HERE, "corpus", target)
+    d = os.path.join(CORPUS, target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
         f.write(data)
@@ -64,7 +68,7 @@ def write(target, name, data):
 def main():
     rng = random.Random(20240611)
     for target in ("modq", "trim", "comp"):
-        d = os.path.join(HERE, "corpus", target)
+        d = os.path.join(CORPUS, target)
         if os.path.isdir(d):
             for f in os.listdir(d):
                 os.remove(os.path.join(d, f))
@@ -114,5 +118,35 @@ def main():
               sel_logn(logn) + comp(s)[:-1])
 
 
+def check_corpus(gen, subdirs, corpus):
+    """Runs gen() into a temporary directory and compares each subdir
+    with corpus/subdir (same names, same bytes): the --check of a corpus
+    generator. Returns the differences."""
+    import filecmp
+    import tempfile
+    diffs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        gen(tmp)
+        for sub in subdirs:
+            a, b = os.path.join(tmp, sub), os.path.join(corpus, sub)
+            names_a = set(os.listdir(a)) if os.path.isdir(a) else set()
+            names_b = set(os.listdir(b)) if os.path.isdir(b) else set()
+            for n in sorted(names_a ^ names_b):
+                diffs.append("%s/%s %s" % (sub, n, "missing" if n in names_a else "not generated"))
+            for n in sorted(names_a & names_b):
+                if not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False):
+                    diffs.append("%s/%s differs" % (sub, n))
+    return diffs
+
+
 if __name__ == "__main__":
+    if "--check" in sys.argv[1:]:
+        def _gen(tmp):
+            global CORPUS
+            CORPUS = tmp
+            main()
+        d = check_corpus(_gen, ("modq", "trim", "comp"), os.path.join(HERE, "corpus"))
+        for x in d:
+            print("gen_corpus: " + x, file=sys.stderr)
+        sys.exit(1 if d else 0)
     main()

@@ -4,7 +4,8 @@
                                  binary64 table the C kernels use)
   hw/ntt/rtl/ntt_tw_rom.v     -- GMb[k] = 7^brv10(k) mod q and its inverses,
                                  plus the per-logn iNTT constants
-Run: python3 hw/common/util/gen_hw_tables.py   (no arguments)
+Run: python3 hw/common/util/gen_hw_tables.py [--check]
+     (--check: exit 1 if a ROM differs from what this script writes)
 """
 import os
 import sys
@@ -54,11 +55,25 @@ def ntt_rom():
 
 
 def main():
-    with open(os.path.join(HW, "fft", "rtl", "fft_roots_rom.v"), "w") as f:
-        f.write(fft_rom())
-    with open(os.path.join(HW, "ntt", "rtl", "ntt_tw_rom.v"), "w") as f:
-        f.write(ntt_rom())
+    outs = {os.path.join(HW, "fft", "rtl", "fft_roots_rom.v"): fft_rom(),
+            os.path.join(HW, "ntt", "rtl", "ntt_tw_rom.v"): ntt_rom()}
+    stale = []
+    for path, text in outs.items():
+        if "--check" in sys.argv[1:]:
+            try:
+                same = open(path).read() == text
+            except OSError:
+                same = False
+            if not same:
+                stale.append(os.path.relpath(path, os.path.dirname(HW)))
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+    if stale:
+        print("gen_hw_tables: stale: " + " ".join(stale), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
