@@ -9,10 +9,22 @@ ratio of each falcon-accel backend to fn-dsa (the issue's targets:
 verify <= 0.8, sign_dyn <= 0.8, sign_tree <= 0.4 of fn-dsa's sign,
 keygen <= 1.0).
 
+With --scheme fn-dsa: FN-DSA (falcon-accel bench --scheme fn-dsa) against
+fn-dsa 0.4.0 only, the runs interleaved over --rounds rounds (ours on each
+backend, then the peer, per round, so that a change of machine load hits
+both alike); per operation the median over rounds of each run's median,
+and the ratio to fn-dsa's matching operation: keygen / keygen, sign_dyn
+(from the encoded private key) / sign_with_decode (the crate decoding the
+key and signing), sign_tree (from the expanded key) / sign_dyn (the
+crate signing from its decoded key), verify / verify; expand has no
+counterpart. The load average before and after is printed.
+
 Usage:
   bench/compare.py --falcon-accel build/tools/falcon-accel \\
       --peers build/peers/release/falcon-accel-peers [--runs R]
       [--markdown] [--json-out FILE]
+  bench/compare.py --scheme fn-dsa --falcon-accel ... --peers ...
+      [--runs R] [--rounds N] [--markdown] [--json-out FILE]
   bench/compare.py --from-json FILE...   (re-print saved results)
 
 Only the Python standard library is used.
@@ -21,6 +33,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -134,6 +147,79 @@ def machine(objs):
     return m or platform.machine()
 
 
+# FN-DSA (--scheme fn-dsa): fn-dsa's operation matching each of ours.
+FNDSA_OPS = ["keygen", "expand", "sign_dyn", "sign_tree", "verify"]
+FNDSA_REF = {"keygen": "keygen", "sign_dyn": "sign_with_decode",
+             "sign_tree": "sign_dyn", "verify": "verify"}
+
+
+def fndsa_compare(args):
+    """Interleaved rounds of ours (each backend) and fn-dsa; returns the
+    printed lines and the raw samples."""
+    listing = subprocess.run([args.falcon_accel, "backends"],
+                             stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout
+    backends = [b for b in args.backends.split(",")
+                if b == "portable" or backend_available(listing, b)]
+    runs = ["--runs", str(args.runs)] if args.runs else []
+    load_before = os.getloadavg()
+    samples = {}   # (impl, op, degree) -> [median per round]
+    machine_s = platform.machine()
+    for _ in range(args.rounds):
+        for be in backends:
+            for o in run_json([args.falcon_accel, "--backend", be, "bench",
+                               "--json", "--scheme", "fn-dsa"] + runs):
+                machine_s = o.get("machine", machine_s)
+                for r in o["results"]:
+                    samples.setdefault(("falcon-accel/" + be, r["op"],
+                                        r["degree"]), []).append(
+                                            r["median_us"])
+        for o in run_json([args.peers, "--impl", REF_IMPL] + runs):
+            for r in o["results"]:
+                samples.setdefault((REF_IMPL, r["op"], r["degree"]),
+                                   []).append(r["median_us"])
+    load_after = os.getloadavg()
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    ours = ["falcon-accel/" + b for b in backends]
+    head = ["op", "degree"] + ["%s (us)" % c for c in ours] + \
+        ["%s (us)" % REF_IMPL, "%s op" % REF_IMPL] + \
+        ["%s / %s" % (c.split("/", 1)[1], REF_IMPL) for c in ours]
+    rows = []
+    for op in FNDSA_OPS:
+        for d in DEGREES:
+            ref_op = FNDSA_REF.get(op)
+            ref = med.get((REF_IMPL, ref_op, d)) if ref_op else None
+            row = [op, str(d)]
+            row += ["%.1f" % med[(c, op, d)] if (c, op, d) in med else "-"
+                    for c in ours]
+            row += ["%.1f" % ref if ref else "-", ref_op or "-"]
+            row += ["%.2f" % (med[(c, op, d)] / ref)
+                    if (c, op, d) in med and ref else "-" for c in ours]
+            rows.append(row)
+    lines = ["Machine: %s; load average before %.2f %.2f %.2f, after "
+             "%.2f %.2f %.2f; %d rounds, %s samples per operation and run"
+             % ((machine_s,) + load_before + load_after
+                + (args.rounds, args.runs or "default"))]
+    lines.append("Ratios: falcon-accel backend / %s, medians over rounds; "
+                 "lower is better.\n" % REF_IMPL)
+    if args.markdown:
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "|".join("---" for _ in head) + "|")
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+    else:
+        w = [max(len(h), *(len(r[i]) for r in rows))
+             for i, h in enumerate(head)]
+        lines.append("  ".join(h.rjust(w[i]) for i, h in enumerate(head)))
+        lines += ["  ".join(c.rjust(w[i]) for i, c in enumerate(r))
+                  for r in rows]
+    raw = {"machine": machine_s, "load_before": load_before,
+           "load_after": load_after, "rounds": args.rounds,
+           "runs": args.runs,
+           "median_us": {"%s|%s|%d" % k: v for k, v in med.items()},
+           "samples": {"%s|%s|%d" % k: v for k, v in samples.items()}}
+    return lines, raw
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--falcon-accel", default="build/tools/falcon-accel")
@@ -148,7 +234,20 @@ def main():
     ap.add_argument("--json-out", help="also save the raw JSON lines here")
     ap.add_argument("--from-json", nargs="+",
                     help="re-print saved JSON lines instead of running")
+    ap.add_argument("--scheme", default="falcon",
+                    choices=["falcon", "fn-dsa"],
+                    help="fn-dsa: the FN-DSA comparison (see above)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="--scheme fn-dsa: interleaved rounds")
     args = ap.parse_args()
+
+    if args.scheme == "fn-dsa":
+        lines, raw = fndsa_compare(args)
+        print("\n".join(lines))
+        if args.json_out:
+            with open(args.json_out, "w") as f:
+                json.dump(raw, f, indent=1)
+        return
 
     objs = collect(args)
     if args.json_out:

@@ -464,6 +464,44 @@ int fa_fndsa_sign_mu(const fa_backend *be, fa_shake256_ctx *rng,
 	const void *sk, size_t sk_len, const uint8_t mu[64],
 	void *tmp, size_t tmp_len);
 
+/* Expanded private key for repeated signing: the key decoded and checked
+   once (as fa_fndsa_sign does), the FFT basis and the LDL tree of its
+   Gram matrix computed once. expanded_key: 8-byte aligned (else
+   FA_ERR_BADARG), at least FA_FNDSA_EXPANDED_KEY_SIZE(logn) bytes (else
+   FA_ERR_SIZE); its 8-byte header holds 0x70+logn, 'F', 'N', a version
+   byte and a 32-bit checksum of the body (versions as fa_expand_privkey's;
+   not a MAC). tmp: FA_TMPSIZE_FNDSA_SIGN(logn). Errors as fa_fndsa_sign's
+   key errors.
+   Time: as fa_fndsa_sign's key decoding and checks, plus the LDL tree:
+   fixed by logn. */
+#define FA_FNDSA_EXPANDED_KEY_SIZE(logn) \
+	(((8u * (logn) + 40u) << (logn)) + 112u)
+#define FA_TMPSIZE_FNDSA_SIGN_TREE(logn) ((56u << (logn)) + 64u)
+int fa_fndsa_expand_privkey(const fa_backend *be, void *expanded_key,
+	size_t expanded_key_len, const void *sk, size_t sk_len,
+	void *tmp, size_t tmp_len);
+
+/* Signing with an expanded key: the same signature as fa_fndsa_sign_seed
+   / fa_fndsa_sign_mu with the same key, seed and message (the tree holds
+   what they compute per attempt, computed the same way). The 40-byte
+   seed from seed when not NULL, else from rng. fa_fndsa_sign_tree signs
+   a message (ctx, ph as fa_fndsa_sign), fa_fndsa_sign_tree_mu an
+   external mu. expanded_key: written by fa_fndsa_expand_privkey,
+   unmodified: FA_ERR_KEY if its header or checksum is wrong,
+   FA_ERR_SCHEME for a round-3 expanded key (fa_expand_privkey),
+   FA_ERR_BADARG if misaligned. tmp: FA_TMPSIZE_FNDSA_SIGN_TREE(logn).
+   Time: one pass over the expanded key (checksum), hashing, then per
+   attempt O(n log n) fixed work plus 2n SamplerZ calls (no LDL), as
+   fa_fndsa_sign otherwise. */
+int fa_fndsa_sign_tree(const fa_backend *be, fa_shake256_ctx *rng,
+	const uint8_t *seed, void *sig, size_t sig_len,
+	const void *expanded_key, const void *ctx, size_t ctx_len, int ph,
+	const void *msg, size_t msg_len, void *tmp, size_t tmp_len);
+int fa_fndsa_sign_tree_mu(const fa_backend *be, fa_shake256_ctx *rng,
+	const uint8_t *seed, void *sig, size_t sig_len,
+	const void *expanded_key, const uint8_t mu[64], void *tmp,
+	size_t tmp_len);
+
 /* Verification: FA_OK, FA_ERR_BADSIG, or a decoding error of the public
    key or of the signature (FA_ERR_HEADER, FA_ERR_LENGTH,
    FA_ERR_COEFF_RANGE, FA_ERR_MINUS_ZERO, FA_ERR_PADDING; FA_ERR_SCHEME for

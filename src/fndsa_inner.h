@@ -86,6 +86,18 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 	const uint8_t mu[64], unsigned logn, uint8_t *tmp,
 	const struct fa_kernels *k);
 
+/* Expanded key body (falcon_accel.h, fa_fndsa_expand_privkey): the basis
+   B = [[g, -f], [G, -F]] in FFT form (4n values), then the LDL tree
+   ((logn + 1) n values); sampling from it gives the bits of
+   fa_fndsa_sign_inner. expand tmp: 4n values; sign_tree tmp: 6n values
+   then 4n bytes. */
+void fa_fndsa_expand_inner(fpr *body, const int8_t *f, const int8_t *g,
+	const int8_t *F, const int8_t *G, unsigned logn, fpr *tmp,
+	const struct fa_kernels *k);
+int fa_fndsa_sign_tree_inner(uint8_t *sig, const uint8_t seed[40],
+	const fpr *body, const uint8_t mu[64], unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k);
+
 /* Key generation core (fndsa_keygen.c): f, g, F, G and h from the seed.
    tmp: 40n bytes, 8-byte aligned (the solver's 5n words, then 5n/2
    fixed-point words). */

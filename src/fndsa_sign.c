@@ -301,6 +301,90 @@ static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
 }
 
 /* ------------------------------------------------------------------ */
+/* The LDL tree of an expanded key: what ffsamp computes from the Gram
+   matrix on its way down, computed once with the same operations in the
+   same order (so sampling from it gives the same bits). A node of degree
+   2^logn holds l10 (n values), then the tree of the z1 side (from the
+   split of d11), then that of the z0 side (from d00); a node of logn 1
+   holds l10 (re, im) and the two leaf sigmas sqrt(d11) / sigma and
+   sqrt(d00) / sigma. Size (logn + 1) 2^logn values. */
+
+#define TREE_SIZE(logn) (((size_t)(logn) + 1) << (logn))
+
+static void tree_build(fpr *tree, fpr *g00, fpr *g01, fpr *g11,
+	unsigned logn, fpr isig, fpr *tmp)
+{
+	size_t n = MKN(logn), hn = n >> 1;
+
+	if (logn == 1) {
+		fpr inv = fpr_inv(g00[0]);
+		fpr mu_re = fpr_mul(g01[0], inv);
+		fpr mu_im = fpr_mul(g01[1], inv);
+		fpr zo = fpr_add(fpr_mul(mu_re, g01[0]), fpr_mul(mu_im, g01[1]));
+
+		tree[0] = mu_re;
+		tree[1] = fpr_neg(mu_im);
+		tree[2] = fpr_mul(fpr_sqrt(fpr_sub(g11[0], zo)), isig);
+		tree[3] = fpr_mul(fpr_sqrt(g00[0]), isig);
+		return;
+	}
+	ldl_selfadj(g00, g01, g11, logn);
+	split_selfadj(tmp, tmp + hn, g00, logn);
+	memcpy(g00, tmp, n * sizeof *tmp);
+	split_selfadj(tmp, tmp + hn, g11, logn);
+	memcpy(g11, tmp, n * sizeof *tmp);
+	memcpy(tree, g01, n * sizeof *tmp);            /* l10 */
+	memcpy(g01, g00, hn * sizeof *tmp);
+	memcpy(g01 + hn, g11, hn * sizeof *tmp);
+	tree_build(tree + n, g11, g11 + hn, g01 + hn, logn - 1, isig, tmp);
+	tree_build(tree + n + TREE_SIZE(logn - 1), g00, g00 + hn, g01,
+		logn - 1, isig, tmp);
+}
+
+/* ffsamp with the tree. tmp: 4n values. */
+static void ffsamp_tree(samp_ctx *sc, fpr *t0, fpr *t1, const fpr *tree,
+	unsigned logn, fpr *tmp, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), hn = n >> 1;
+
+	if (logn == 1) {
+		fpr l_re = tree[0], l_im = tree[1];
+		fpr w0 = t1[0], w1 = t1[1], y0, y1, a_re, a_im, x0, x1;
+
+		y0 = fpr_of32(samplerz(sc, w0, tree[2]));
+		y1 = fpr_of32(samplerz(sc, w1, tree[2]));
+		a_re = fpr_sub(w0, y0);
+		a_im = fpr_sub(w1, y1);
+		x0 = fpr_add(t0[0], fpr_sub(fpr_mul(a_re, l_re),
+			fpr_mul(a_im, l_im)));
+		x1 = fpr_add(t0[1], fpr_add(fpr_mul(a_re, l_im),
+			fpr_mul(a_im, l_re)));
+		t1[0] = y0;
+		t1[1] = y1;
+		t0[0] = fpr_of32(samplerz(sc, x0, tree[3]));
+		t0[1] = fpr_of32(samplerz(sc, x1, tree[3]));
+		return;
+	}
+
+	fa_k_poly_split_fft(k, tmp + n, tmp + n + hn, t1, logn);
+	ffsamp_tree(sc, tmp + n, tmp + n + hn, tree + n, logn - 1,
+		tmp + 2 * n, k);
+	fa_k_poly_merge_fft(k, tmp + 2 * n, tmp + n, tmp + n + hn, logn);
+
+	memcpy(tmp + n, t1, n * sizeof *tmp);
+	fa_k_poly_sub(k, tmp + n, tmp + 2 * n, logn);
+	memcpy(t1, tmp + 2 * n, n * sizeof *tmp);
+	memcpy(tmp, tree, n * sizeof *tmp);
+	fa_k_poly_mul_fft(k, tmp, tmp + n, logn);
+	fa_k_poly_add(k, t0, tmp, logn);
+
+	fa_k_poly_split_fft(k, tmp, tmp + hn, t0, logn);
+	ffsamp_tree(sc, tmp, tmp + hn, tree + n + TREE_SIZE(logn - 1),
+		logn - 1, tmp + n, k);
+	fa_k_poly_merge_fft(k, t0, tmp, tmp + hn, logn);
+}
+
+/* ------------------------------------------------------------------ */
 
 static void small_to_fpr(fpr *r, const int8_t *t, size_t n)
 {
@@ -313,21 +397,13 @@ static void small_to_fpr(fpr *r, const int8_t *t, size_t n)
 
 #define SQBETA(logn) fa_l2bound[logn]
 
-int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
+/* basis B = [[g, -f], [G, -F]] in FFT form */
+static void make_basis(fpr *b00, fpr *b01, fpr *b10, fpr *b11,
 	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
-	const uint8_t mu[64], unsigned logn, uint8_t *tmp,
-	const struct fa_kernels *k)
+	unsigned logn, const struct fa_kernels *k)
 {
-	size_t n = MKN(logn), u;
-	fpr *b00 = (fpr *)(void *)tmp, *b01 = b00 + n, *b10 = b01 + n;
-	fpr *b11 = b10 + n;
-	fpr *g00 = b11 + n, *g01 = g00 + n, *g11 = g01 + n;
-	fpr *t0 = g11 + n, *t1 = t0 + n, *w = t1 + n;
-	uint16_t *hm = (uint16_t *)(void *)(w + 4 * n);
-	int16_t *s2 = (int16_t *)(hm + n);
-	unsigned counter;
+	size_t n = MKN(logn);
 
-	/* basis B = [[g, -f], [G, -F]] in FFT form */
 	small_to_fpr(b00, g, n);
 	small_to_fpr(b01, f, n);
 	small_to_fpr(b10, G, n);
@@ -338,6 +414,46 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 	fa_k_fft(k, b11, logn);
 	fa_k_poly_neg(k, b01, logn);
 	fa_k_poly_neg(k, b11, logn);
+}
+
+/* Gram matrix: g00 = b00 adj(b00) + b01 adj(b01), g01 = b00 adj(b10) +
+   b01 adj(b11), g11 = b10 adj(b10) + b11 adj(b11) (w: n scratch) */
+static void make_gram(fpr *g00, fpr *g01, fpr *g11, const fpr *b00,
+	const fpr *b01, const fpr *b10, const fpr *b11, unsigned logn,
+	fpr *w, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+
+	memcpy(g00, b00, n * sizeof *w);
+	fa_k_poly_mulselfadj_fft(k, g00, logn);
+	memcpy(w, b01, n * sizeof *w);
+	fa_k_poly_mulselfadj_fft(k, w, logn);
+	fa_k_poly_add(k, g00, w, logn);
+	memcpy(g01, b00, n * sizeof *w);
+	fa_k_poly_muladj_fft(k, g01, b10, logn);
+	memcpy(w, b01, n * sizeof *w);
+	fa_k_poly_muladj_fft(k, w, b11, logn);
+	fa_k_poly_add(k, g01, w, logn);
+	memcpy(g11, b10, n * sizeof *w);
+	fa_k_poly_mulselfadj_fft(k, g11, logn);
+	memcpy(w, b11, n * sizeof *w);
+	fa_k_poly_mulselfadj_fft(k, w, logn);
+	fa_k_poly_add(k, g11, w, logn);
+}
+
+/* The attempts, from the basis; sampling with the Gram matrix
+   recomputed each time into gram (3n values) when tree is NULL, else
+   with the tree. work: 6n values then 4n bytes. */
+static int sign_attempts(uint8_t *sig, const uint8_t seed[40],
+	const fpr *b00, const fpr *b01, const fpr *b10, const fpr *b11,
+	const fpr *tree, fpr *gram, const uint8_t mu[64], unsigned logn,
+	fpr *work, const struct fa_kernels *k)
+{
+	size_t n = MKN(logn), u;
+	fpr *t0 = work, *t1 = t0 + n, *w = t1 + n;
+	uint16_t *hm = (uint16_t *)(void *)(w + 4 * n);
+	int16_t *s2 = (int16_t *)(hm + n);
+	unsigned counter;
 
 	for (counter = 0; counter < 27; counter ++) {
 		samp_ctx sc;
@@ -351,24 +467,10 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 		fa_fndsa_prng_bytes(&sc.p, nonce, 40);
 		fa_fndsa_hash_to_point(hm, nonce, mu, logn, k);
 
-		/* Gram matrix: g00 = b00 adj(b00) + b01 adj(b01), g01 =
-		   b00 adj(b10) + b01 adj(b11), g11 = b10 adj(b10) + b11
-		   adj(b11) (w: scratch) */
-		memcpy(g00, b00, n * sizeof *w);
-		fa_k_poly_mulselfadj_fft(k, g00, logn);
-		memcpy(w, b01, n * sizeof *w);
-		fa_k_poly_mulselfadj_fft(k, w, logn);
-		fa_k_poly_add(k, g00, w, logn);
-		memcpy(g01, b00, n * sizeof *w);
-		fa_k_poly_muladj_fft(k, g01, b10, logn);
-		memcpy(w, b01, n * sizeof *w);
-		fa_k_poly_muladj_fft(k, w, b11, logn);
-		fa_k_poly_add(k, g01, w, logn);
-		memcpy(g11, b10, n * sizeof *w);
-		fa_k_poly_mulselfadj_fft(k, g11, logn);
-		memcpy(w, b11, n * sizeof *w);
-		fa_k_poly_mulselfadj_fft(k, w, logn);
-		fa_k_poly_add(k, g11, w, logn);
+		if (tree == NULL) {
+			make_gram(gram, gram + n, gram + 2 * n, b00, b01, b10,
+				b11, logn, w, k);
+		}
 
 		/* target t0 = hm b11 / q, t1 = -hm b01 / q */
 		for (u = 0; u < n; u ++) {
@@ -381,7 +483,12 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 		fa_k_poly_mul_fft(k, t0, b11, logn);
 		fa_k_poly_mulconst(k, t0, FPR_INV_Q, logn);
 
-		ffsamp(&sc, t0, t1, g00, g01, g11, logn, w, k);
+		if (tree == NULL) {
+			ffsamp(&sc, t0, t1, gram, gram + n, gram + 2 * n, logn,
+				w, k);
+		} else {
+			ffsamp_tree(&sc, t0, t1, tree, logn, w, k);
+		}
 
 		/* v = z B: v0 = z0 b00 + z1 b10, v1 = z0 b01 + z1 b11 */
 		memcpy(w, t0, n * sizeof *w);
@@ -430,4 +537,43 @@ int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
 		}
 	}
 	return FA_ERR_SIGN_ATTEMPTS;
+}
+
+int fa_fndsa_sign_inner(uint8_t *sig, const uint8_t seed[40],
+	const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+	const uint8_t mu[64], unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+	fpr *b00 = (fpr *)(void *)tmp, *b01 = b00 + n, *b10 = b01 + n;
+	fpr *b11 = b10 + n, *gram = b11 + n;
+
+	make_basis(b00, b01, b10, b11, f, g, F, G, logn, k);
+	return sign_attempts(sig, seed, b00, b01, b10, b11, NULL, gram, mu,
+		logn, gram + 3 * n, k);
+}
+
+void fa_fndsa_expand_inner(fpr *body, const int8_t *f, const int8_t *g,
+	const int8_t *F, const int8_t *G, unsigned logn, fpr *tmp,
+	const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+	fpr *b00 = body, *b01 = b00 + n, *b10 = b01 + n, *b11 = b10 + n;
+	fpr *g00 = tmp, *g01 = g00 + n, *g11 = g01 + n, *w = g11 + n;
+
+	make_basis(b00, b01, b10, b11, f, g, F, G, logn, k);
+	make_gram(g00, g01, g11, b00, b01, b10, b11, logn, w, k);
+	tree_build(b11 + n, g00, g01, g11, logn,
+		fpr_from_bits(fa_fndsa_inv_sigma[logn]), w);
+}
+
+int fa_fndsa_sign_tree_inner(uint8_t *sig, const uint8_t seed[40],
+	const fpr *body, const uint8_t mu[64], unsigned logn, uint8_t *tmp,
+	const struct fa_kernels *k)
+{
+	size_t n = MKN(logn);
+
+	return sign_attempts(sig, seed, body, body + n, body + 2 * n,
+		body + 3 * n, body + 4 * n, NULL, mu, logn,
+		(fpr *)(void *)tmp, k);
 }

@@ -57,7 +57,8 @@ static int ph_of(int mode)
 		: mode == 3 ? FA_FNDSA_PH_SHA512 : FA_FNDSA_PH_NONE;
 }
 
-static unsigned nrec[11][5], nkeys[11], keq[11], keq_prev[11];
+static unsigned nrec[11][5], nkeys[11], keq[11], keq_prev[11], ntree[11];
+static uint64_t ek_buf[FA_FNDSA_EXPANDED_KEY_SIZE(10) / 8];
 
 /*
  * Key generation: the keys of fn-dsa for the same seed, every one (the
@@ -103,7 +104,7 @@ static void check_record(unsigned logn, int mode, const uint8_t *kseed,
 				sizeof sk2, pk2, sizeof pk2, tmp, sizeof tmp);
 			CHECK(r == FA_OK, "logn %u keygen from seed (%s): "
 				"r=%d", logn, fa_backend_name(bes[b]), r);
-			/* counted, not required: see KEYGEN_EQUAL below */
+			/* counted: KEYGEN_EQUAL below */
 			if (b == 0) {
 				keq[logn] += memcmp(sk2, sk, sk_len) == 0
 					&& memcmp(pk2, pk, pk_len) == 0;
@@ -132,6 +133,24 @@ static void check_record(unsigned logn, int mode, const uint8_t *kseed,
 		CHECK(r == FA_OK && memcmp(sig2, sig, sig_len) == 0,
 			"logn %u %s signature from seed (%s): r=%d", logn,
 			mode_name[mode], fa_backend_name(bes[b]), r);
+
+		/* the same signature from the expanded key */
+		r = fa_fndsa_expand_privkey(bes[b], ek_buf, sizeof ek_buf, sk,
+			sk_len, tmp, sizeof tmp);
+		CHECK(r == FA_OK, "expand r=%d", r);
+		memset(sig2, 0xA5, sizeof sig2);
+		if (mode == 4) {
+			r = fa_fndsa_sign_tree_mu(bes[b], NULL, sseed, sig2,
+				sig_len, ek_buf, mu, tmp, sizeof tmp);
+		} else {
+			r = fa_fndsa_sign_tree(bes[b], NULL, sseed, sig2, sig_len,
+				ek_buf, ctx, ctx_len, ph, m, ml, tmp, sizeof tmp);
+		}
+		CHECK(r == FA_OK && memcmp(sig2, sig, sig_len) == 0,
+			"logn %u %s signature from the expanded key (%s): r=%d",
+			logn, mode_name[mode], fa_backend_name(bes[b]), r);
+		ntree[logn] += (unsigned)(r == FA_OK
+			&& memcmp(sig2, sig, sig_len) == 0);
 	}
 
 	/* verification: the stored signature, then tampered inputs */
@@ -259,9 +278,12 @@ static void test_vectors(void)
 		"keys from seed equal to fn-dsa's: 512 %u/10 (pinned %u), "
 		"1024 %u/10 (pinned %u)", keq[9], KEYGEN_EQUAL_512, keq[10],
 		KEYGEN_EQUAL_1024);
+	CHECK(ntree[9] == 100 && ntree[10] == 100,
+		"expanded-key signatures equal: %u, %u", ntree[9], ntree[10]);
 	printf("keys from seed equal to fn-dsa's: 512: %u/10, 1024: %u/10; "
-		"every signature from its stored key and seed equal\n", keq[9],
-		keq[10]);
+		"every signature from its stored key and seed equal, and from "
+		"the expanded key (%u, %u with two backends)\n", keq[9],
+		keq[10], ntree[9], ntree[10]);
 	printf("vectors: %u records; keys 512: %u, 1024: %u; per mode at 512 "
 		"(1024): pure %u (%u), ctx %u (%u), sha256 %u (%u), sha512 %u "
 		"(%u), extmu %u (%u)\n", total, nkeys[9], nkeys[10],
@@ -369,7 +391,7 @@ static const char *const KAT[9][10] = {
 static void test_crate_kat(void)
 {
 	static uint8_t buf[FA_FNDSA_PRIVKEY_SIZE(10) + FA_FNDSA_PUBKEY_SIZE(10)
-		+ FA_FNDSA_SIG_SIZE(10)];
+		+ FA_FNDSA_SIG_SIZE(10)], sg2[FA_FNDSA_SIG_SIZE(10)];
 	unsigned logn, j, ok[11] = { 0 };
 
 	for (logn = 2; logn <= 10; logn ++) {
@@ -405,6 +427,21 @@ static void test_crate_kat(void)
 					sizeof tmp);
 			}
 			CHECK(r == FA_OK, "KAT sign logn %u r=%d", logn, r);
+			/* the expanded key's signature is the same */
+			r = fa_fndsa_expand_privkey(NULL, ek_buf, sizeof ek_buf,
+				buf, skl, tmp, sizeof tmp);
+			CHECK(r == FA_OK, "KAT expand logn %u r=%d", logn, r);
+			if ((j & 1) == 0) {
+				r = fa_fndsa_sign_tree(NULL, NULL, ss, sg2, sgl,
+					ek_buf, "domain", 6, FA_FNDSA_PH_NONE,
+					"message", 7, tmp, sizeof tmp);
+			} else {
+				r = fa_fndsa_sign_tree(NULL, NULL, ss, sg2, sgl,
+					ek_buf, "domain", 6, FA_FNDSA_PH_SHA3_256,
+					hv, 32, tmp, sizeof tmp);
+			}
+			CHECK(r == FA_OK && memcmp(sg2, buf + skl + pkl, sgl)
+				== 0, "KAT sign_tree logn %u r=%d", logn, r);
 			fa_sha3_256(d, buf, skl + pkl + sgl);
 			unhex(want, 32, KAT[logn - 2][j]);
 			if (memcmp(d, want, 32) == 0) {
@@ -570,6 +607,84 @@ static void test_errors(void)
 				"keygen logn %u, exact unaligned tmp", ln);
 			free(t);
 		}
+	}
+	/* expanded keys: errors */
+	{
+		static uint64_t ek3[FA_EXPANDED_KEY_SIZE(9) / 8 + 1];
+		uint8_t *ekb = (uint8_t *)ek_buf;
+		size_t el = FA_FNDSA_EXPANDED_KEY_SIZE(9);
+
+		r = fa_fndsa_expand_privkey(NULL, ek_buf, el, sk, sizeof sk,
+			tmp, sizeof tmp);
+		CHECK(r == FA_ERR_KEY, "inconsistent sk to expand: %d", r);
+		sk[sizeof sk - 1] ^= 1;   /* the key consistent again */
+		CHECK(fa_expand_privkey(NULL, ek3, sizeof ek3, sk3, sizeof sk3,
+			tmp, sizeof tmp) == FA_OK, "round-3 expand");
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig, ek3,
+			NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_SCHEME, "round-3 ek to sign_tree: %d", r);
+		r = fa_fndsa_expand_privkey(NULL, ek_buf, sizeof ek_buf, sk3,
+			sizeof sk3, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_SCHEME, "round-3 sk to expand: %d", r);
+		r = fa_fndsa_expand_privkey(NULL, ekb + 4, el, sk, sizeof sk,
+			tmp, sizeof tmp);
+		CHECK(r == FA_ERR_BADARG, "misaligned ek: %d", r);
+		r = fa_fndsa_expand_privkey(NULL, ek_buf, el - 1, sk, sizeof sk,
+			tmp, sizeof tmp);
+		CHECK(r == FA_ERR_SIZE, "short ek: %d", r);
+		r = fa_fndsa_expand_privkey(NULL, ek_buf, el, sk, sizeof sk,
+			tmp, FA_TMPSIZE_FNDSA_SIGN(9) - 1);
+		CHECK(r == FA_ERR_SIZE, "expand short tmp: %d", r);
+		r = fa_fndsa_expand_privkey(NULL, ek_buf, el, sk, sizeof sk,
+			tmp, sizeof tmp);
+		CHECK(r == FA_OK, "expand: %d", r);
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp,
+			FA_TMPSIZE_FNDSA_SIGN_TREE(9) - 1);
+		CHECK(r == FA_ERR_SIZE, "sign_tree short tmp: %d", r);
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig - 1,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_SIZE, "sign_tree short sig: %d", r);
+		r = fa_fndsa_sign_tree(NULL, NULL, NULL, sig, sizeof sig,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_BADARG, "sign_tree without rng or seed: %d", r);
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig,
+			ekb + 4, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_BADARG, "sign_tree misaligned ek: %d", r);
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_OK && fa_fndsa_verify(NULL, sig, sizeof sig, pk,
+			sizeof pk, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp,
+			sizeof tmp) == FA_OK, "sign_tree round trip: %d", r);
+		{
+			/* exact, unaligned scratch (heap: the sanitizer build
+			   sees an overrun) */
+			size_t tl = FA_TMPSIZE_FNDSA_SIGN_TREE(9);
+			uint8_t *t = malloc(tl + 1);
+
+			CHECK(t != NULL, "malloc");
+			if (t != NULL) {
+				r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig,
+					sizeof sig, ek_buf, NULL, 0,
+					FA_FNDSA_PH_NONE, "m", 1, t + 1, tl);
+				CHECK(r == FA_OK, "sign_tree exact tmp: %d", r);
+				free(t);
+			}
+		}
+		ekb[el - 3] ^= 0x40;      /* a tree value */
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_KEY, "corrupted ek: %d", r);
+		ekb[el - 3] ^= 0x40;
+		ekb[2] = 'A';
+		r = fa_fndsa_sign_tree(NULL, NULL, sseed, sig, sizeof sig,
+			ek_buf, NULL, 0, FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_KEY, "ek header: %d", r);
+		ekb[2] = 'N';
+		sl = sizeof sig3;
+		r = fa_sign_tree(NULL, &rng, sig3, &sl, FA_SIG_COMPRESSED, ek_buf,
+			"m", 1, tmp, sizeof tmp);
+		CHECK(r == FA_ERR_KEY, "FN-DSA ek to round-3 sign_tree: %d", r);
 	}
 	/* an RNG-driven round trip */
 	CHECK(fa_fndsa_keygen(NULL, &rng, 10, sk3, 0, NULL, 0, tmp,

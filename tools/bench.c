@@ -24,6 +24,15 @@
  * simulated hardware backend takes longer). --runs R gives exactly R
  * samples, without budget.
  *
+ * --scheme fn-dsa: the FN-DSA operations instead (fn-dsa 0.4.0,
+ * falcon_accel.h "FN-DSA"), per degree: keygen (a key pair from a
+ * SHAKE256 rng), expand (fa_fndsa_expand_privkey), sign_dyn
+ * (fa_fndsa_sign from the encoded private key, which it decodes and
+ * checks each time), sign_tree (fa_fndsa_sign_tree from the expanded
+ * key), verify (fa_fndsa_verify from the encoded public key); pure
+ * FN-DSA, empty context, the same 32-byte message. No kernels, batches
+ * or ML-KEM; the JSON object says "scheme":"fn-dsa".
+ *
  * --threads N (edge library): additionally sign_dyn_batch,
  * sign_tree_batch and verify_batch, batches of 16*N items on a pool of
  * N threads, reported as microseconds per item (inverse throughput).
@@ -75,6 +84,7 @@ typedef struct {
 
 	/* Scheme: one key pair, its expanded key, one signature. */
 	fa_shake256_ctx rng;
+	fa_shake256_ctx krng;   /* FN-DSA keygen's seeds (state_init_fndsa) */
 	uint8_t *sk, *pk, *sk2, *pk2, *ek, *sig, *sig0, *tmp;
 	size_t sk_len, pk_len, ek_len, sig_max, sig0_len, tmp_len;
 	uint8_t msg[BENCH_MSG_LEN];
@@ -269,6 +279,51 @@ static const bench_op scheme_ops[] = {
 	{ "verify",    reset_none, call_verify,    1 },
 };
 
+/* FN-DSA (--scheme fn-dsa): the same state fields, FN-DSA objects. */
+
+static void call_fndsa_keygen(bench_state *st)
+{
+	bench_check(fa_fndsa_keygen(st->be, &st->krng, st->logn, st->sk2,
+		st->sk_len, st->pk2, st->pk_len, st->tmp, st->tmp_len),
+		"fn-dsa keygen");
+}
+
+static void call_fndsa_expand(bench_state *st)
+{
+	bench_check(fa_fndsa_expand_privkey(st->be, st->ek, st->ek_len,
+		st->sk, st->sk_len, st->tmp, st->tmp_len), "fn-dsa expand");
+}
+
+static void call_fndsa_sign_dyn(bench_state *st)
+{
+	bench_check(fa_fndsa_sign(st->be, &st->rng, st->sig, st->sig_max,
+		st->sk, st->sk_len, NULL, 0, FA_FNDSA_PH_NONE, st->msg,
+		sizeof st->msg, st->tmp, st->tmp_len), "fn-dsa sign_dyn");
+}
+
+static void call_fndsa_sign_tree(bench_state *st)
+{
+	bench_check(fa_fndsa_sign_tree(st->be, &st->rng, NULL, st->sig,
+		st->sig_max, st->ek, NULL, 0, FA_FNDSA_PH_NONE, st->msg,
+		sizeof st->msg, st->tmp, st->tmp_len), "fn-dsa sign_tree");
+}
+
+static void call_fndsa_verify(bench_state *st)
+{
+	bench_check(fa_fndsa_verify(st->be, st->sig0, st->sig0_len, st->pk,
+		st->pk_len, NULL, 0, FA_FNDSA_PH_NONE, st->msg, sizeof st->msg,
+		st->tmp, st->tmp_len), "fn-dsa verify");
+}
+
+static const bench_op fndsa_ops[] = {
+	{ "keygen",    reset_none, call_fndsa_keygen,    1 },
+	{ "expand",    reset_none, call_fndsa_expand,    1 },
+	{ "sign_dyn",  reset_none, call_fndsa_sign_dyn,  1 },
+	{ "sign_tree", reset_none, call_fndsa_sign_tree, 1 },
+	{ "verify",    reset_none, call_fndsa_verify,    1 },
+};
+#define FNDSA_OP_COUNT (sizeof fndsa_ops / sizeof fndsa_ops[0])
+
 /* ------------------------------------------------------------------ */
 /* Setup. */
 
@@ -281,6 +336,8 @@ static size_t max3(size_t x, size_t y, size_t z)
 
 /* Seed of every random input of the bench (SHAKE256 input). */
 static const char bench_seed[] = "falcon-accel bench";
+/* FN-DSA keygen's: the label of bench/peers' fn-dsa RNG. */
+static const char fndsa_keygen_seed[] = "falcon-accel bench peers";
 
 /* Kernel inputs. */
 static void state_init(bench_state *st, const fa_backend *be,
@@ -386,6 +443,57 @@ static void state_init_scheme(bench_state *st)
 	bench_check(fa_verify(be, st->sig0, st->sig0_len, FA_SIG_COMPRESSED,
 		st->pk, st->pk_len, st->msg, sizeof st->msg,
 		st->tmp, st->tmp_len), "setup verify");
+}
+
+/* FN-DSA objects (a key pair, its expanded key, one signature) from the
+   fixed seed; the kernel buffers of state_init are not used. */
+static void state_init_fndsa(bench_state *st, const fa_backend *be,
+	unsigned logn)
+{
+	size_t j;
+
+	memset(st, 0, sizeof *st);
+	st->be = be;
+	st->k = fa_kernels_resolve(be);
+	st->logn = logn;
+	st->sk_len = FA_FNDSA_PRIVKEY_SIZE(logn);
+	st->pk_len = FA_FNDSA_PUBKEY_SIZE(logn);
+	st->ek_len = FA_FNDSA_EXPANDED_KEY_SIZE(logn);
+	st->sig_max = FA_FNDSA_SIG_SIZE(logn);
+	st->tmp_len = max3(FA_TMPSIZE_FNDSA_KEYGEN(logn),
+		FA_TMPSIZE_FNDSA_SIGN(logn), FA_TMPSIZE_FNDSA_SIGN_TREE(logn));
+	if (st->tmp_len < FA_TMPSIZE_FNDSA_VERIFY(logn)) {
+		st->tmp_len = FA_TMPSIZE_FNDSA_VERIFY(logn);
+	}
+	st->sk = cli_alloc(st->sk_len);
+	st->pk = cli_alloc(st->pk_len);
+	st->sk2 = cli_alloc(st->sk_len);
+	st->pk2 = cli_alloc(st->pk_len);
+	st->ek = cli_alloc(st->ek_len);   /* malloc: 8-byte aligned */
+	st->sig = cli_alloc(st->sig_max);
+	st->sig0 = cli_alloc(st->sig_max);
+	st->tmp = cli_alloc(st->tmp_len);
+	for (j = 0; j < sizeof st->msg; j ++) {
+		st->msg[j] = (uint8_t)j;
+	}
+	fa_shake256_init_prng_from_seed(&st->rng, bench_seed,
+		sizeof bench_seed - 1);
+	bench_check(fa_fndsa_keygen(be, &st->rng, logn, st->sk, st->sk_len,
+		st->pk, st->pk_len, st->tmp, st->tmp_len), "setup fn-dsa keygen");
+	bench_check(fa_fndsa_expand_privkey(be, st->ek, st->ek_len, st->sk,
+		st->sk_len, st->tmp, st->tmp_len), "setup fn-dsa expand");
+	st->sig0_len = st->sig_max;
+	bench_check(fa_fndsa_sign(be, &st->rng, st->sig0, st->sig0_len,
+		st->sk, st->sk_len, NULL, 0, FA_FNDSA_PH_NONE, st->msg,
+		sizeof st->msg, st->tmp, st->tmp_len), "setup fn-dsa sign");
+	bench_check(fa_fndsa_verify(be, st->sig0, st->sig0_len, st->pk,
+		st->pk_len, NULL, 0, FA_FNDSA_PH_NONE, st->msg, sizeof st->msg,
+		st->tmp, st->tmp_len), "setup fn-dsa verify");
+	/* the keygen op draws its seeds as bench/peers' fn-dsa keygen does
+	   (SHAKE256 of the same label, 32 bytes per key): both make the same
+	   keys in the same order, so the candidate counts match too */
+	fa_shake256_init_prng_from_seed(&st->krng, fndsa_keygen_seed,
+		sizeof fndsa_keygen_seed - 1);
 }
 
 static void state_free(bench_state *st)
@@ -738,12 +846,19 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
-static void print_json(const char *backend, unsigned threads,
-	const char *machine, const bench_result *r, size_t count)
+static void print_json(const char *backend, const char *scheme,
+	unsigned threads, const char *machine, const bench_result *r,
+	size_t count)
 {
 	size_t i;
 
-	printf("{\"implementation\":\"falcon-accel\",\"backend\":");
+	printf("{\"implementation\":\"falcon-accel\",");
+	if (scheme != NULL) {
+		printf("\"scheme\":");
+		json_string(scheme);
+		putchar(',');
+	}
+	printf("\"backend\":");
 	json_string(backend);
 	printf(",\"threads\":%u,\"machine\":", threads);
 	json_string(machine);
@@ -762,12 +877,14 @@ static void print_json(const char *backend, unsigned threads,
 	printf("]}\n");
 }
 
-static void print_table(const char *backend, unsigned threads,
-	const char *machine, const bench_result *r, size_t count)
+static void print_table(const char *backend, const char *scheme,
+	unsigned threads, const char *machine, const bench_result *r,
+	size_t count)
 {
 	size_t i;
 
-	printf("falcon-accel bench: backend %s, threads %u, %s\n\n",
+	printf("falcon-accel bench%s%s: backend %s, threads %u, %s\n\n",
+		scheme != NULL ? " " : "", scheme != NULL ? scheme : "",
 		backend, threads, machine);
 	printf("%-22s %6s %14s %6s\n", "op", "degree", "median (us)", "runs");
 	for (i = 0; i < count; i ++) {
@@ -791,7 +908,7 @@ int cli_cmd_bench(int argc, char **argv)
 	bench_kem_result kem[BENCH_KEM_RESULTS];
 	size_t count = 0, i;
 	char machine[320];
-	int threads_given = 0;
+	int threads_given = 0, fndsa = 0;
 #if defined(FA_HAVE_EDGE) && FA_HAVE_EDGE
 	fa_pool *pool = NULL;
 #endif
@@ -812,11 +929,46 @@ int cli_cmd_bench(int argc, char **argv)
 				cli_opt_value(&a), 1, 1000000);
 		} else if (strcmp(opt, "--degree") == 0) {
 			logn_lo = logn_hi = cli_parse_degree(cli_opt_value(&a));
+		} else if (strcmp(opt, "--scheme") == 0) {
+			const char *v = cli_opt_value(&a);
+
+			if (strcmp(v, "fn-dsa") == 0) {
+				fndsa = 1;
+			} else if (strcmp(v, "falcon") != 0) {
+				cli_fail(CLI_EXIT_ERROR, "bench: --scheme %s: "
+					"expected falcon or fn-dsa", v);
+			}
 		} else {
 			cli_fail(CLI_EXIT_ERROR, "bench: unknown option %s", opt);
 		}
 	}
 	be = cli_backend(be_name);
+	if (fndsa) {
+		if (threads_given) {
+			cli_fail(CLI_EXIT_ERROR, "bench: --threads is for "
+				"--scheme falcon (no FN-DSA batch API)");
+		}
+		for (logn = logn_lo; logn <= logn_hi; logn ++) {
+			bench_state st;
+
+			state_init_fndsa(&st, be, logn);
+			for (i = 0; i < FNDSA_OP_COUNT; i ++) {
+				results[count ++] = measure(&st, &fndsa_ops[i],
+					runs, BENCH_SCHEME_RUNS,
+					BENCH_SCHEME_BUDGET_S, 0);
+			}
+			state_free(&st);
+		}
+		machine_name(machine, sizeof machine);
+		if (json) {
+			print_json(fa_backend_name(be), "fn-dsa", 1, machine,
+				results, count);
+		} else {
+			print_table(fa_backend_name(be), "fn-dsa", 1, machine,
+				results, count);
+		}
+		return CLI_EXIT_OK;
+	}
 #if defined(FA_HAVE_EDGE) && FA_HAVE_EDGE
 	if (threads_given) {
 		pool = fa_pool_new(threads);
@@ -876,10 +1028,11 @@ int cli_cmd_bench(int argc, char **argv)
 	}
 	machine_name(machine, sizeof machine);
 	if (json) {
-		print_json(fa_backend_name(be), threads, machine, results, count);
-	} else {
-		print_table(fa_backend_name(be), threads, machine, results,
+		print_json(fa_backend_name(be), NULL, threads, machine, results,
 			count);
+	} else {
+		print_table(fa_backend_name(be), NULL, threads, machine,
+			results, count);
 	}
 	return CLI_EXIT_OK;
 }

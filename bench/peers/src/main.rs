@@ -14,6 +14,9 @@
 //!              SigningKey (decoding and the FFT basis are done once, before
 //!              timing, as its API encourages); pqcrypto signs from the
 //!              encoded key (its only API: decoding is in every call);
+//!  - sign_with_decode (fn-dsa only): decode the encoded private key and
+//!              sign, in every call (as falcon-accel's fa_fndsa_sign does:
+//!              the sign_dyn reference of bench/compare.py --scheme fn-dsa);
 //!  - verify:   decode the encoded public key and verify one signature
 //!              (the same work as falcon-accel's fa_verify, which also
 //!              starts from the encoded key).
@@ -152,6 +155,15 @@ fn fn_dsa_degree(logn: u32, runs: usize, out: &mut Vec<Sample>) {
 
     let mut skd = SigningKeyStandard::decode(&sk).expect("fn-dsa: decode sk");
     out.push(measure("sign_dyn", degree, runs, || {
+        skd.sign(&mut rng, &DOMAIN_NONE, &HASH_ID_RAW, &msg, &mut sig)
+            .expect("fn-dsa: sign");
+        black_box(&sig);
+    }));
+
+    // Decoding in every call (the encoded key, as falcon-accel's
+    // fa_fndsa_sign starts from): the FN-DSA comparison's sign_dyn.
+    out.push(measure("sign_with_decode", degree, runs, || {
+        let mut skd = SigningKeyStandard::decode(black_box(&sk)).expect("fn-dsa: decode sk");
         skd.sign(&mut rng, &DOMAIN_NONE, &HASH_ID_RAW, &msg, &mut sig)
             .expect("fn-dsa: sign");
         black_box(&sig);
