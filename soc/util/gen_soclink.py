@@ -24,6 +24,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOC = os.path.abspath(os.path.join(HERE, ".."))
 ROOT = os.path.dirname(SOC)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import genutil  # noqa: E402
 SRC = os.path.join(SOC, "data", "soclink.json")
 SOCMAP = os.path.join(SOC, "data", "socmap.json")
 KERNELS = os.path.join(ROOT, "src", "backend_rtl", "rtl_kernels.json")
@@ -415,25 +417,7 @@ def outputs(sl, km):
 def main():
     check = "--check" in sys.argv[1:]
     sl, km = load()
-    stale = []
-    for path, text in outputs(sl, km).items():
-        old = None
-        if os.path.exists(path):
-            with open(path) as f:
-                old = f.read()
-        if old == text:
-            continue
-        if check:
-            stale.append(os.path.relpath(path, ROOT))
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-            print("wrote", os.path.relpath(path, ROOT))
-    if stale:
-        print("gen_soclink: stale (run python3 soc/util/gen_soclink.py):", " ".join(stale))
-        return 1
-    return 0
-
+    return genutil.write_or_check(outputs(sl, km), check, ROOT, "soc/util/gen_soclink.py")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -16,6 +16,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOC = os.path.abspath(os.path.join(HERE, ".."))
 ROOT = os.path.dirname(SOC)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import genutil  # noqa: E402
 HW = os.path.join(ROOT, "hw")
 SRC = os.path.join(SOC, "data", "socmap.json")
 ACC = os.path.join(HW, "top", "data", "regmap.json")
@@ -103,25 +105,7 @@ def outputs(sm, rm):
 def main():
     check = "--check" in sys.argv[1:]
     sm, rm = load()
-    stale = []
-    for path, text in outputs(sm, rm).items():
-        old = None
-        if os.path.exists(path):
-            with open(path) as f:
-                old = f.read()
-        if old == text:
-            continue
-        if check:
-            stale.append(os.path.relpath(path, ROOT))
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-            print("wrote", os.path.relpath(path, ROOT))
-    if stale:
-        print("gen_socmap: stale (run python3 soc/util/gen_socmap.py):", " ".join(stale))
-        return 1
-    return 0
-
+    return genutil.write_or_check(outputs(sm, rm), check, ROOT, "soc/util/gen_socmap.py")
 
 if __name__ == "__main__":
     sys.exit(main())

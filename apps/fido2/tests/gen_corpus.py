@@ -103,34 +103,15 @@ def main():
                                    + hid_packets(1, 0x91, b""))
 
 
-def check_corpus(gen, subdirs, corpus):
-    """Runs gen() into a temporary directory and compares each subdir
-    with corpus/subdir (same names, same bytes): the --check of a corpus
-    generator. Returns the differences."""
-    import filecmp
-    import tempfile
-    diffs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        gen(tmp)
-        for sub in subdirs:
-            a, b = os.path.join(tmp, sub), os.path.join(corpus, sub)
-            names_a = set(os.listdir(a)) if os.path.isdir(a) else set()
-            names_b = set(os.listdir(b)) if os.path.isdir(b) else set()
-            for n in sorted(names_a ^ names_b):
-                diffs.append("%s/%s %s" % (sub, n, "missing" if n in names_a else "not generated"))
-            for n in sorted(names_a & names_b):
-                if not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False):
-                    diffs.append("%s/%s differs" % (sub, n))
-    return diffs
-
-
 if __name__ == "__main__":
     if "--check" in sys.argv[1:]:
         def _gen(tmp):
             global CORPUS
             CORPUS = Path(tmp)
             main()
-        d = check_corpus(_gen, ("cbor", "ctaphid"), str(HERE / "corpus"))
+        sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+        import genutil
+        d = genutil.check_corpus(_gen, ("cbor", "ctaphid"), str(HERE / "corpus"))
         for x in d:
             print("gen_corpus: " + x, file=sys.stderr)
         sys.exit(1 if d else 0)
