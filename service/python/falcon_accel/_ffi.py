@@ -21,7 +21,7 @@ from cffi import FFI
 
 from . import _cdef
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 # Generated from include/falcon_accel.h, service/include/falcon_accel_edge.h and
 # service/python/src/fa_py.h (see _cdef.py); nothing is declared by hand.

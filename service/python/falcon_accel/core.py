@@ -9,6 +9,12 @@ returns ``False`` only for a well-formed signature that does not verify;
 a malformed key or signature (a decoding error) raises ``FalconError``,
 in single calls, batches and the broker alike. The ``*_status`` variants
 return every item's C code instead.
+
+FN-DSA (as the fn-dsa 0.4.0 crate implements it, README "FN-DSA") is
+``scheme="fn-dsa"`` of keygen, public_key, sign, verify and verify_status
+(round 3, ``scheme="falcon"``, stays the default): contexts, pre-hash,
+external mu (``compute_mu``), seeds of 32 (keys) and 40 (signatures)
+bytes; one signature format (fixed size).
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ BytesLike = Union[bytes, bytearray, memoryview]
 from ._errors import (ERROR_NAMES, FA_ERR_BACKEND, FA_ERR_BADARG,  # noqa: F401
                       FA_ERR_BADSIG, FA_ERR_BUSY, FA_ERR_CANCELLED,
                       FA_ERR_DEADLINE, FA_ERR_FORMAT, FA_ERR_INTERNAL,
-                      FA_OK)
+                      FA_ERR_LENGTH, FA_ERR_SCHEME, FA_OK)
 
 
 class FalconError(Exception):
@@ -118,11 +124,15 @@ def _size(what: int, logn: int) -> int:
     return int(lib.fa_py_size(what, int(logn)))
 
 
-def public_key_size(logn: int) -> int:
+def public_key_size(logn: int, scheme: str = "falcon") -> int:
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_size(7, logn)
     return _size(0, logn)
 
 
-def private_key_size(logn: int) -> int:
+def private_key_size(logn: int, scheme: str = "falcon") -> int:
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_size(8, logn)
     return _size(1, logn)
 
 
@@ -130,9 +140,13 @@ def expanded_key_size(logn: int) -> int:
     return _size(5, logn)
 
 
-def signature_size(logn: int, fmt: FormatLike = SigFormat.COMPRESSED) -> int:
+def signature_size(logn: int, fmt: FormatLike = SigFormat.COMPRESSED,
+                   scheme: str = "falcon") -> int:
     """Exact size for the padded and CT formats, the maximum for
-    compressed."""
+    compressed; FN-DSA: its one (fixed) size."""
+    if scheme_name(scheme) == FNDSA:
+        _fndsa_format(fmt, False)
+        return _fndsa_size(9, logn)
     f = sig_format(fmt)
     return _size({SigFormat.COMPRESSED: 2, SigFormat.PADDED: 3,
                   SigFormat.CT: 4}[f], logn)
@@ -223,9 +237,13 @@ def _buf(data: BytesLike):
 
 
 def keygen(logn: int = 9, seed: Optional[BytesLike] = None,
-           backend: BackendLike = None) -> KeyPair:
+           backend: BackendLike = None, scheme: str = "falcon") -> KeyPair:
     """New key pair of degree 2^logn (9: Falcon-512, 10: Falcon-1024).
-    With `seed`, deterministic (tests); otherwise from the OS."""
+    With `seed`, deterministic (tests); otherwise from the OS. FN-DSA
+    (``scheme="fn-dsa"``, logn 2..10): `seed` is the 32-byte seed fn-dsa's
+    key generator draws (the key is the crate's for that seed)."""
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_keygen(logn, seed, backend)
     sk = ffi.new("uint8_t[]", private_key_size(logn))
     pk = ffi.new("uint8_t[]", public_key_size(logn))
     sp, sl = (ffi.NULL, 0) if seed is None else (ffi.from_buffer(seed),
@@ -237,8 +255,10 @@ def keygen(logn: int = 9, seed: Optional[BytesLike] = None,
     return KeyPair(bytes(ffi.buffer(sk)), bytes(ffi.buffer(pk)))
 
 
-def public_key(secret_key: BytesLike) -> bytes:
+def public_key(secret_key: BytesLike, scheme: str = "falcon") -> bytes:
     """The public key of an encoded private key."""
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_public_key(secret_key)
     logn = get_logn(secret_key)
     pk = ffi.new("uint8_t[]", public_key_size(logn))
     p, n = _buf(secret_key)
@@ -312,9 +332,24 @@ def _logn_of_secret(key: SecretKeyLike) -> int:
 def sign(key: SecretKeyLike, message: BytesLike,
          format: FormatLike = SigFormat.COMPRESSED,
          seed: Optional[BytesLike] = None,
-         backend: BackendLike = None) -> bytes:
+         backend: BackendLike = None, *, scheme: str = "falcon",
+         context: Optional[BytesLike] = None, prehash: Optional[str] = None,
+         hashed: bool = False, external_mu: bool = False) -> bytes:
     """Sign `message` with an encoded private key or an ExpandedKey. With
-    `seed`, the signature is deterministic (tests, KATs)."""
+    `seed`, the signature is deterministic (tests, KATs).
+
+    ``scheme="fn-dsa"``: FN-DSA with an encoded FN-DSA private key, a
+    `context` of 0..255 bytes, `prehash` ("sha256", "sha384", "sha512",
+    "sha3-256") for HashFN-DSA, where `message` is hashed here, or is the
+    hash already when `hashed`; `external_mu`: `message` is mu (64 bytes,
+    compute_mu). `seed`: 40 bytes (fn-dsa's signing randomness; None: from
+    the OS). The one FN-DSA signature format is fixed-size (`format`
+    "padded", or left at its default). context, prehash, hashed and
+    external_mu are FN-DSA's only."""
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_sign(key, message, format, seed, backend, context,
+                           prehash, hashed, external_mu)
+    _round3_only(context, prehash, hashed, external_mu)
     f = sig_format(format)
     sig = ffi.new("uint8_t[]", signature_max_size(_logn_of_secret(key)))
     sig_len = ffi.new("size_t *", len(sig))
@@ -327,14 +362,27 @@ def sign(key: SecretKeyLike, message: BytesLike,
         kp, kl = _buf(key)
         r = lib.fa_sign_alloc(_be(backend), sp, sl, sig, sig_len, int(f),
                               kp, kl, mp, ml)
+        if r != FA_OK and _is_fndsa_secret(key):
+            raise error_for(r, f"sign: secret key: {len(key)} bytes, an "
+                               "FN-DSA private key (pass scheme='fn-dsa')")
     _check(r, "sign")
     return bytes(ffi.buffer(sig, sig_len[0]))
 
 
 def verify_status(public_key: PublicKeyLike, message: BytesLike,
                   signature: BytesLike, format: FormatLike = SigFormat.ANY,
-                  backend: BackendLike = None) -> int:
-    """The C result: 0 (valid), FA_ERR_BADSIG, or a decoding error code."""
+                  backend: BackendLike = None, *, scheme: str = "falcon",
+                  context: Optional[BytesLike] = None,
+                  prehash: Optional[str] = None, hashed: bool = False,
+                  external_mu: bool = False) -> int:
+    """The C result: 0 (valid), FA_ERR_BADSIG, or a decoding error code
+    (FN-DSA: FA_ERR_SCHEME for a round-3 key or signature). The FN-DSA
+    options are sign's."""
+    if scheme_name(scheme) == FNDSA:
+        return _fndsa_verify_status(public_key, message, signature, format,
+                                    backend, context, prehash, hashed,
+                                    external_mu)
+    _round3_only(context, prehash, hashed, external_mu)
     f = sig_format(format, verify=True)
     mp, ml = _buf(message)
     gp, gl = _buf(signature)
@@ -353,14 +401,24 @@ def verify_status(public_key: PublicKeyLike, message: BytesLike,
 
 def verify(public_key: PublicKeyLike, message: BytesLike, signature: BytesLike,
            format: FormatLike = SigFormat.ANY,
-           backend: BackendLike = None) -> bool:
+           backend: BackendLike = None, *, scheme: str = "falcon",
+           context: Optional[BytesLike] = None,
+           prehash: Optional[str] = None, hashed: bool = False,
+           external_mu: bool = False) -> bool:
     """True if `signature` is a valid signature of `message`, False if it
     is well formed but does not verify. A malformed public key or
     signature (wrong header, length, padding, coefficient...) or a bad
     argument raises FalconError with the C code (verify_status returns
-    it instead)."""
-    return _verdict(verify_status(public_key, message, signature, format,
-                                  backend), "verify")
+    it instead). FN-DSA: ``scheme="fn-dsa"`` and the options of sign; a
+    round-3 key or signature raises FalconError (FA_ERR_SCHEME) naming
+    which."""
+    code = verify_status(public_key, message, signature, format, backend,
+                         scheme=scheme, context=context, prehash=prehash,
+                         hashed=hashed, external_mu=external_mu)
+    if code == FA_ERR_SCHEME and scheme_name(scheme) == FNDSA:
+        raise error_for(code, "verify (fn-dsa): "
+                        + _fndsa_scheme_culprit(public_key, signature))
+    return _verdict(code, "verify")
 
 
 def _verdict(code: int, what: str) -> bool:
@@ -379,6 +437,264 @@ def verdicts(codes: Sequence[int], what: str = "verify") -> List[bool]:
     if any(c != FA_OK and c != FA_ERR_BADSIG for c in codes):
         raise BatchError(codes, what, lambda c: c in (FA_OK, FA_ERR_BADSIG))
     return [c == FA_OK for c in codes]
+
+
+# ---------------------------------------------------------------------------
+# FN-DSA (fn-dsa 0.4.0; include/falcon_accel.h, fa_fndsa_*)
+
+FALCON = "falcon"
+FNDSA = "fn-dsa"
+SCHEMES = (FALCON, FNDSA)
+# Pre-hash functions by name (FA_FNDSA_PH_*).
+PREHASHES = {"sha256": 1, "sha384": 2, "sha512": 3, "sha3-256": 4}
+FNDSA_CONTEXT_MAX = 255
+FNDSA_KEYGEN_SEED_SIZE = 32
+FNDSA_SIGN_SEED_SIZE = 40
+FNDSA_MU_SIZE = 64
+
+
+def scheme_name(scheme: str) -> str:
+    """`scheme` checked: "falcon" (round 3) or "fn-dsa"."""
+    if isinstance(scheme, str) and scheme in SCHEMES:
+        return scheme
+    raise FalconError(FA_ERR_BADARG,
+                      f"scheme: {scheme!r} is not one of falcon, fn-dsa")
+
+
+def _fndsa_size(what: int, logn: int) -> int:
+    if not isinstance(logn, int) or not 2 <= logn <= 10:
+        raise FalconError(FA_ERR_BADARG, f"logn {logn} not in 2..10 (FN-DSA)")
+    return int(lib.fa_py_size(what, logn))
+
+
+def _round3_only(context, prehash, hashed, external_mu) -> None:
+    for name, v in (("context", context), ("prehash", prehash),
+                    ("hashed", hashed), ("external_mu", external_mu)):
+        if v is not None and v is not False:
+            raise FalconError(FA_ERR_BADARG, f"{name}: FN-DSA only "
+                              "(scheme='fn-dsa')")
+
+
+def _fndsa_format(fmt: FormatLike, verify: bool) -> None:
+    """FN-DSA has one signature format, fixed-size and zero padded:
+    "padded", or the argument's default (compressed / any)."""
+    f = sig_format(fmt, verify)
+    if f not in (SigFormat.PADDED,
+                 SigFormat.ANY if verify else SigFormat.COMPRESSED):
+        raise FalconError(FA_ERR_BADARG, f"format: {f.name.lower()}: FN-DSA "
+                          "signatures have one format (padded)")
+
+
+def _fndsa_logn(obj: BytesLike) -> int:
+    """logn of an FN-DSA object's header, for buffer sizes (10 when the
+    header is not one: the C call then reports it)."""
+    logn = obj[0] & 0x0F if len(obj) else 0
+    return logn if 2 <= logn <= 10 else 10
+
+
+def _is_fndsa_secret(key) -> bool:
+    return (not isinstance(key, ExpandedKey) and len(key) > 0
+            and key[0] & 0xF0 == 0x50 and 2 <= key[0] & 0x0F <= 10
+            and len(key) == _fndsa_size(8, key[0] & 0x0F))
+
+
+def _wipe(buf) -> None:
+    """Zero a buffer of ffi.new (an array, or the object a pointer
+    points to)."""
+    t = ffi.typeof(buf)
+    n = ffi.sizeof(t.item) if t.kind == "pointer" else ffi.sizeof(buf)
+    ffi.memmove(buf, bytes(n), n)
+
+
+def _system_rng():
+    rng = ffi.new("fa_shake256_ctx *")
+    _check(lib.fa_shake256_init_prng_from_system(rng), "OS random source")
+    return rng
+
+
+def _fixed(value: Optional[BytesLike], size: int, what: str):
+    """A pointer to exactly `size` bytes, or NULL for None."""
+    if value is None:
+        return ffi.NULL
+    if len(value) != size:
+        raise FalconError(FA_ERR_BADARG, f"{what}: {len(value)} bytes, "
+                          f"FN-DSA takes {size}")
+    return ffi.from_buffer(value)
+
+
+def _fndsa_input(message: BytesLike, context: Optional[BytesLike],
+                 prehash: Optional[str], hashed: bool,
+                 external_mu: bool) -> Tuple[bytes, int, BytesLike]:
+    """(context, FA_FNDSA_PH_*, message or hash) for the C calls, with
+    the message hashed here for a pre-hash unless `hashed`."""
+    ctx = b"" if context is None else bytes(context)
+    if len(ctx) > FNDSA_CONTEXT_MAX:
+        raise FalconError(FA_ERR_BADARG, f"context: {len(ctx)} bytes, more "
+                          f"than {FNDSA_CONTEXT_MAX}")
+    if external_mu:
+        for name, v in (("context", context), ("prehash", prehash),
+                        ("hashed", hashed)):
+            if v is not None and v is not False:
+                raise FalconError(FA_ERR_BADARG, f"{name}: not with "
+                                  "external_mu (mu covers them)")
+        if len(message) != FNDSA_MU_SIZE:
+            raise FalconError(FA_ERR_LENGTH, f"message: {len(message)} "
+                              f"bytes, an external mu is {FNDSA_MU_SIZE}")
+        return ctx, 0, message
+    if prehash is None:
+        if hashed:
+            raise FalconError(FA_ERR_BADARG, "hashed: needs prehash")
+        return ctx, 0, message
+    ph = PREHASHES.get(prehash) if isinstance(prehash, str) else None
+    if ph is None:
+        raise FalconError(FA_ERR_BADARG, f"prehash: {prehash!r} is not one "
+                          f"of {', '.join(PREHASHES)}")
+    size = int(lib.fa_fndsa_ph_size(ph))
+    if hashed:
+        if len(message) != size:
+            raise FalconError(FA_ERR_LENGTH, f"message: {len(message)} "
+                              f"bytes, not a {prehash} hash ({size} bytes)")
+        return ctx, ph, message
+    out = ffi.new("uint8_t[]", size)
+    mp, ml = _buf(message)
+    _check(lib.fa_fndsa_prehash(out, ph, mp, ml), "prehash")
+    return ctx, ph, bytes(ffi.buffer(out))
+
+
+def _fndsa_keygen(logn: int, seed: Optional[BytesLike],
+                  backend: BackendLike) -> KeyPair:
+    sk = ffi.new("uint8_t[]", _fndsa_size(8, logn))
+    pk = ffi.new("uint8_t[]", _fndsa_size(7, logn))
+    tmp = ffi.new("uint8_t[]", _fndsa_size(10, logn))
+    sp = _fixed(seed, FNDSA_KEYGEN_SEED_SIZE, "seed")
+    try:
+        if seed is None:
+            rng = _system_rng()
+            r = lib.fa_fndsa_keygen(_be(backend), rng, logn, sk, len(sk),
+                                    pk, len(pk), tmp, len(tmp))
+            _wipe(rng)
+        else:
+            r = lib.fa_fndsa_keygen_seed(_be(backend), sp, logn, sk, len(sk),
+                                         pk, len(pk), tmp, len(tmp))
+        _check(r, "keygen (fn-dsa)")
+        return KeyPair(bytes(ffi.buffer(sk)), bytes(ffi.buffer(pk)))
+    finally:
+        _wipe(tmp)
+        _wipe(sk)
+
+
+def _round3_key_message(key: BytesLike) -> str:
+    return (f"secret key: a round-3 Falcon private key ({len(key)} bytes), "
+            "not an FN-DSA key (scheme='falcon' signs with it)")
+
+
+def _fndsa_public_key(secret_key: BytesLike) -> bytes:
+    logn = _fndsa_logn(secret_key)
+    pk = ffi.new("uint8_t[]", _fndsa_size(7, logn))
+    tmp = ffi.new("uint8_t[]", _fndsa_size(11, logn))
+    kp, kl = _buf(secret_key)
+    try:
+        r = lib.fa_fndsa_make_public(pk, len(pk), kp, kl, tmp, len(tmp))
+    finally:
+        _wipe(tmp)
+    if r == FA_ERR_SCHEME:
+        raise error_for(r, "public key (fn-dsa): "
+                        + _round3_key_message(secret_key))
+    _check(r, "public key (fn-dsa)")
+    return bytes(ffi.buffer(pk))
+
+
+def _fndsa_sign(key, message, format, seed, backend, context, prehash,
+                hashed, external_mu) -> bytes:
+    if isinstance(key, ExpandedKey):
+        raise FalconError(FA_ERR_BADARG, "sign (fn-dsa): an ExpandedKey is "
+                          "round 3's; pass the encoded FN-DSA private key")
+    _fndsa_format(format, False)
+    ctx, ph, msg = _fndsa_input(message, context, prehash, hashed,
+                                external_mu)
+    sp = _fixed(seed, FNDSA_SIGN_SEED_SIZE, "seed")
+    logn = _fndsa_logn(key)
+    sig = ffi.new("uint8_t[]", _fndsa_size(9, logn))
+    tmp = ffi.new("uint8_t[]", _fndsa_size(11, logn))
+    kp, kl = _buf(key)
+    cp, cl = _buf(ctx)
+    mp, ml = _buf(msg)
+    be = _be(backend)
+    rng = _system_rng() if seed is None else ffi.NULL
+    try:
+        if external_mu:
+            r = lib.fa_fndsa_sign_mu(be, rng, sp, sig, len(sig), kp, kl,
+                                     ffi.from_buffer(msg), tmp, len(tmp))
+        elif seed is None:
+            r = lib.fa_fndsa_sign(be, rng, sig, len(sig), kp, kl, cp, cl,
+                                  ph, mp, ml, tmp, len(tmp))
+        else:
+            r = lib.fa_fndsa_sign_seed(be, sp, sig, len(sig), kp, kl, cp,
+                                       cl, ph, mp, ml, tmp, len(tmp))
+    finally:
+        _wipe(tmp)
+        if rng != ffi.NULL:
+            _wipe(rng)
+    if r == FA_ERR_SCHEME:
+        raise error_for(r, "sign (fn-dsa): " + _round3_key_message(key))
+    _check(r, "sign (fn-dsa)")
+    return bytes(ffi.buffer(sig))
+
+
+def _fndsa_verify_status(public_key, message, signature, format, backend,
+                         context, prehash, hashed, external_mu) -> int:
+    if isinstance(public_key, PreparedPublicKey):
+        raise FalconError(FA_ERR_BADARG, "verify (fn-dsa): a "
+                          "PreparedPublicKey is round 3's; pass the encoded "
+                          "FN-DSA public key")
+    _fndsa_format(format, True)
+    ctx, ph, msg = _fndsa_input(message, context, prehash, hashed,
+                                external_mu)
+    gp, gl = _buf(signature)
+    if gl == 0:
+        return FA_ERR_FORMAT
+    kp, kl = _buf(public_key)
+    cp, cl = _buf(ctx)
+    mp, ml = _buf(msg)
+    tmp = ffi.new("uint8_t[]", _fndsa_size(12, _fndsa_logn(public_key)))
+    if external_mu:
+        return int(lib.fa_fndsa_verify_mu(_be(backend), gp, gl, kp, kl,
+                                          ffi.from_buffer(msg), tmp,
+                                          len(tmp)))
+    return int(lib.fa_fndsa_verify(_be(backend), gp, gl, kp, kl, cp, cl, ph,
+                                   mp, ml, tmp, len(tmp)))
+
+
+def _fndsa_scheme_culprit(public_key: BytesLike, signature: BytesLike) -> str:
+    """Which of a key and a signature FN-DSA refused as round 3's
+    (FA_ERR_SCHEME): the key if it alone is refused, else the
+    signature."""
+    mu = ffi.new("uint8_t[64]")
+    kp, kl = _buf(public_key)
+    if lib.fa_fndsa_compute_mu(mu, kp, kl, ffi.NULL, 0, 0, ffi.NULL, 0) \
+            == FA_ERR_SCHEME:
+        return "public key: a round-3 Falcon public key, not an FN-DSA key"
+    return (f"signature: a round-3 Falcon signature ({len(signature)} "
+            "bytes), not an FN-DSA signature")
+
+
+def compute_mu(public_key: BytesLike, message: BytesLike, *,
+               context: Optional[BytesLike] = None,
+               prehash: Optional[str] = None, hashed: bool = False) -> bytes:
+    """FN-DSA's message representative mu (64 bytes) for a public key, a
+    context and a message (or its pre-hash), as sign and verify compute
+    it: what ``external_mu=True`` signs and verifies."""
+    ctx, ph, msg = _fndsa_input(message, context, prehash, hashed, False)
+    mu = ffi.new("uint8_t[64]")
+    kp, kl = _buf(public_key)
+    cp, cl = _buf(ctx)
+    mp, ml = _buf(msg)
+    r = lib.fa_fndsa_compute_mu(mu, kp, kl, cp, cl, ph, mp, ml)
+    if r == FA_ERR_SCHEME:
+        raise error_for(r, "compute_mu (fn-dsa): public key: a round-3 "
+                        "Falcon public key, not an FN-DSA key")
+    _check(r, "compute_mu (fn-dsa): public key")
+    return bytes(ffi.buffer(mu))
 
 
 # ---------------------------------------------------------------------------

@@ -27,14 +27,17 @@
 int
 fa_py_abi_version(void)
 {
-	return 4;
+	return 5;
 }
 
-/* Size in bytes of object `what` at degree logn (1..10); 0 if unknown. */
+/* Size in bytes of object `what` at degree logn (1..10; FN-DSA objects,
+   what >= 7: 2..10); 0 if unknown. */
 size_t
 fa_py_size(int what, unsigned logn)
 {
-	if (logn < FA_LOGN_MIN || logn > FA_LOGN_MAX) {
+	if (logn < FA_LOGN_MIN || logn > FA_LOGN_MAX
+		|| (what >= 7 && logn < FA_FNDSA_LOGN_MIN))
+	{
 		return 0;
 	}
 	switch (what) {
@@ -45,6 +48,12 @@ fa_py_size(int what, unsigned logn)
 	case 4: return FA_SIG_CT_SIZE(logn);
 	case 5: return FA_EXPANDED_KEY_SIZE(logn);
 	case 6: return FA_SIG_MAXSIZE(logn);
+	case 7: return FA_FNDSA_PUBKEY_SIZE(logn);
+	case 8: return FA_FNDSA_PRIVKEY_SIZE(logn);
+	case 9: return FA_FNDSA_SIG_SIZE(logn);
+	case 10: return FA_TMPSIZE_FNDSA_KEYGEN(logn);
+	case 11: return FA_TMPSIZE_FNDSA_SIGN(logn);
+	case 12: return FA_TMPSIZE_FNDSA_VERIFY(logn);
 	default: return 0;
 	}
 }

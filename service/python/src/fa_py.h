@@ -21,7 +21,9 @@
 int fa_py_abi_version(void);
 /* Size in bytes of object `what` at degree logn (1..10); 0 if unknown:
    0 public key, 1 private key, 2 compressed signature (max), 3 padded
-   signature, 4 CT signature, 5 expanded key, 6 largest signature. */
+   signature, 4 CT signature, 5 expanded key, 6 largest signature; FN-DSA
+   (logn 2..10): 7 public key, 8 private key, 9 signature, scratch of
+   10 key generation, 11 signing, 12 verification. */
 size_t fa_py_size(int what, unsigned logn);
 /* sizeof (what 0..6) or offsetof (7, 8) of the structures the binding
    uses, checked against cffi's at import. */
