@@ -40,6 +40,8 @@ GENERATORS = [
     ("mlkem-tables", "stdout", ["scripts/gen_mlkem_tables.py", "--stdout"],
      ["src/mlkem/mlkem_tables.c"]),
     ("fndsa-tables", "stdout", ["scripts/gen_fndsa_tables.py"], ["src/fndsa_tables.c"]),
+    # the PKI object identifiers (data/oids.json)
+    ("oids", "stdout", ["scripts/gen_oids.py"], ["include/falcon_accel_oids.h"]),
     ("avx2-tables", "stdout", ["src/backend_avx2/gen_avx2_tables.py"],
      ["src/backend_avx2/avx2_tables.c"]),
     ("avx2-mlkem-tables", "stdout", ["scripts/gen_mlkem_tables.py", "--avx2"],

@@ -102,6 +102,27 @@ uint8_t *cli_read_arg(const char *cmd, const char *opt, const char *path,
 	size_t *len);
 unsigned cli_check_object(const char *cmd, const char *opt,
 	const char *path, const uint8_t *obj, size_t len, int kind);
+/*
+ * Keys in files (--sk, --pk): raw (the library's encoding), DER or PEM
+ * (PKCS#8 PrivateKeyInfo / SubjectPublicKeyInfo, include/falcon_accel_pki.h),
+ * detected from the content and decoded strictly. cli_read_key() returns
+ * the raw key in a fresh buffer (*len bytes; *fmt, if not NULL, the
+ * FA_PKI_FMT_* found) or exits (code 2) naming the option, the file and
+ * the culprit (PEM line, DER byte offset and element, an OID of the other
+ * scheme, a public key where a private key is expected...). kind is
+ * CLI_PRIVKEY or CLI_PUBKEY; fndsa 0 for round 3, 1 for FN-DSA. Round-3
+ * PKCS#8 keys carry the public key after the private key (oqs-provider's
+ * layout): it must be the private key's.
+ */
+uint8_t *cli_read_key(const char *cmd, const char *opt, const char *path,
+	int kind, int fndsa, size_t *len, int *fmt);
+/* --format raw|der|pem (NULL: raw) to FA_PKI_FMT_*; exits otherwise. */
+int cli_parse_key_format(const char *cmd, const char *s);
+/* Stage key (raw encoding, header byte first) as output path in format
+   fmt; pk (the public key) is needed for a round-3 private key in DER or
+   PEM. Private keys are written as secret files. */
+void cli_write_key(const char *path, int fmt, int kind, int fndsa,
+	const uint8_t *key, size_t key_len, const uint8_t *pk, size_t pk_len);
 /* "cmd: opt path: <library error>" and exit (code 2). */
 void cli_fail_object(const char *cmd, const char *opt, const char *path,
 	int err) __attribute__((noreturn));

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "falcon_accel_pki.h"
 
 const char *cli_global_backend = NULL;
 
@@ -972,4 +973,200 @@ void cli_parse_opts(int argc, char **argv, const cli_opt *opts)
 		}
 		*o->value = cli_opt_value(&a);
 	}
+}
+
+/* ------------------------------------------------------------------
+ * Keys in raw, DER or PEM form (cli.h: cli_read_key, cli_write_key).
+ * ------------------------------------------------------------------ */
+
+static const char *alg_label(int alg)
+{
+	switch (alg) {
+	case FA_PKI_FALCON512:  return "Falcon-512";
+	case FA_PKI_FALCON1024: return "Falcon-1024";
+	case FA_PKI_FNDSA512:   return "FN-DSA-512";
+	default:                return "FN-DSA-1024";
+	}
+}
+
+static void key_fail_pki(const char *cmd, const char *label, const char *form,
+	const fa_pki_error *e) __attribute__((noreturn));
+static void key_fail_pki(const char *cmd, const char *label, const char *form,
+	const fa_pki_error *e)
+{
+	if (e->code <= FA_PKI_ERR_PEM_BEGIN && e->code >= FA_PKI_ERR_PEM_LINE) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: PEM line %zu (%s): %s", cmd,
+			label, e->offset, e->what, fa_pki_strerror(e->code));
+	}
+	cli_fail(CLI_EXIT_ERROR, "%s: %s: %s byte %zu (%s): %s", cmd, label,
+		form, e->offset, e->what, fa_pki_strerror(e->code));
+}
+
+uint8_t *cli_read_key(const char *cmd, const char *opt, const char *path,
+	int kind, int fndsa, size_t *len, int *fmt_out)
+{
+	char label[512];
+	size_t n, der_len, klen, plen;
+	uint8_t *buf = read_all(cmd, opt, path, &n), *der, *key;
+	const uint8_t *k, *pk;
+	int fmt = fa_pki_detect(buf, n), alg, r, pem_label;
+	fa_pki_error e = { 0, 0, "" };
+	const char *want = kind == CLI_PRIVKEY ? "private key" : "public key";
+
+	if (fmt_out != NULL) {
+		*fmt_out = fmt;
+	}
+	if (fmt == FA_PKI_FMT_RAW) {
+		*len = n;
+		return buf;
+	}
+	file_label(label, sizeof label, opt, path);
+	if (fmt == FA_PKI_FMT_PEM) {
+		der = cli_alloc(n);
+		r = fa_pki_pem_decode(buf, n, &pem_label, der, n, &der_len, &e);
+		if (r != 0) {
+			key_fail_pki(cmd, label, "PEM", &e);
+		}
+		if ((pem_label == FA_PKI_PEM_PRIVATE) != (kind == CLI_PRIVKEY)) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a PEM %s, not a %s",
+				cmd, label, pem_label == FA_PKI_PEM_PRIVATE
+				? "private key" : "public key", want);
+		}
+	} else {
+		der = cli_alloc(n);
+		memcpy(der, buf, n);
+		der_len = n;
+	}
+	if (kind == CLI_PRIVKEY) {
+		r = fa_pki_decode_pkcs8(der, der_len, &alg, &k, &klen, &pk, &plen,
+			&e);
+		if (r != 0 && fmt == FA_PKI_FMT_DER) {
+			int a2;
+			const uint8_t *x;
+			size_t xl;
+
+			if (fa_pki_decode_spki(der, der_len, &a2, &x, &xl, NULL) == 0) {
+				cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a DER public "
+					"key (SubjectPublicKeyInfo, %s), not a private key",
+					cmd, label, alg_label(a2));
+			}
+		}
+	} else {
+		r = fa_pki_decode_spki(der, der_len, &alg, &k, &klen, &e);
+		pk = NULL;
+		plen = 0;
+		if (r != 0 && fmt == FA_PKI_FMT_DER) {
+			int a2;
+			const uint8_t *x, *y;
+			size_t xl, yl;
+
+			if (fa_pki_decode_pkcs8(der, der_len, &a2, &x, &xl, &y, &yl,
+				NULL) == 0)
+			{
+				cli_fail(CLI_EXIT_ERROR, "%s: %s: this is a DER private "
+					"key (PrivateKeyInfo, %s), not a public key", cmd,
+					label, alg_label(a2));
+			}
+		}
+	}
+	if (r != 0) {
+		key_fail_pki(cmd, label, fmt == FA_PKI_FMT_PEM ? "DER (in the PEM)"
+			: "DER", &e);
+	}
+	if (fa_pki_alg_fndsa(alg) != fndsa) {
+		cli_fail(CLI_EXIT_ERROR, "%s: %s: this is an %s %s (OID %s), not "
+			"%s (use --scheme %s)", cmd, label, alg_label(alg), want,
+			fa_pki_alg_oid(alg), fndsa ? "an FN-DSA key"
+			: "a round-3 Falcon key", fndsa ? "falcon" : "fn-dsa");
+	}
+	if (pk != NULL) {
+		/* round 3 PKCS#8 (oqs-provider layout): the stored public key
+		   must be the private key's */
+		unsigned logn = fa_pki_alg_logn(alg);
+		size_t tl = FA_TMPSIZE_MAKEPUB(logn);
+		uint8_t *tmp = cli_alloc(tl), *cpk = cli_alloc(plen);
+
+		r = fa_make_public(cpk, plen, k, klen, tmp, tl);
+		if (r != FA_OK) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: the private key in the "
+				"PrivateKeyInfo: %s", cmd, label, fa_strerror(r));
+		}
+		if (memcmp(cpk, pk, plen) != 0) {
+			cli_fail(CLI_EXIT_ERROR, "%s: %s: the public key stored after "
+				"the private key (PrivateKeyInfo) is not its public key",
+				cmd, label);
+		}
+		free(tmp);
+		free(cpk);
+	}
+	key = cli_alloc(klen);
+	memcpy(key, k, klen);
+	*len = klen;
+	memset(der, 0, der_len);
+	memset(buf, 0, n);
+	free(der);
+	free(buf);
+	return key;
+}
+
+int cli_parse_key_format(const char *cmd, const char *s)
+{
+	if (s == NULL || strcmp(s, "raw") == 0) {
+		return FA_PKI_FMT_RAW;
+	}
+	if (strcmp(s, "der") == 0) {
+		return FA_PKI_FMT_DER;
+	}
+	if (strcmp(s, "pem") == 0) {
+		return FA_PKI_FMT_PEM;
+	}
+	cli_fail(CLI_EXIT_ERROR, "%s: --format must be raw, der or pem (got "
+		"'%s')", cmd, s);
+}
+
+void cli_write_key(const char *path, int fmt, int kind, int fndsa,
+	const uint8_t *key, size_t key_len, const uint8_t *pk, size_t pk_len)
+{
+	unsigned logn = key[0] & 0x0F;
+	int alg = fa_pki_alg(logn, fndsa), r;
+	size_t der_len, out_len;
+	uint8_t *der, *out;
+
+	if (fmt == FA_PKI_FMT_RAW) {
+		cli_write_file(path, key, key_len, kind == CLI_PRIVKEY);
+		return;
+	}
+	if (alg < 0) {
+		cli_fail(CLI_EXIT_ERROR, "no PKI encoding for degree %u", 1u << logn);
+	}
+	der_len = kind == CLI_PRIVKEY ? fa_pki_pkcs8_size(alg)
+		: fa_pki_spki_size(alg);
+	der = cli_alloc(der_len);
+	r = kind == CLI_PRIVKEY
+		? fa_pki_encode_pkcs8(der, der_len, &der_len, alg, key, key_len,
+			fndsa ? NULL : pk, pk_len)
+		: fa_pki_encode_spki(der, der_len, &der_len, alg, key, key_len);
+	if (r != 0) {
+		cli_fail(CLI_EXIT_ERROR, "key encoding failed: %s",
+			fa_pki_strerror(r));
+	}
+	if (fmt == FA_PKI_FMT_DER) {
+		cli_write_file(path, der, der_len, kind == CLI_PRIVKEY);
+	} else {
+		int label = kind == CLI_PRIVKEY ? FA_PKI_PEM_PRIVATE
+			: FA_PKI_PEM_PUBLIC;
+
+		out_len = fa_pki_pem_size(label, der_len);
+		out = cli_alloc(out_len);
+		r = fa_pki_pem_encode(out, out_len, &out_len, label, der, der_len);
+		if (r != 0) {
+			cli_fail(CLI_EXIT_ERROR, "PEM encoding failed: %s",
+				fa_pki_strerror(r));
+		}
+		cli_write_file(path, out, out_len, kind == CLI_PRIVKEY);
+		memset(out, 0, out_len);
+		free(out);
+	}
+	memset(der, 0, der_len);
+	free(der);
 }

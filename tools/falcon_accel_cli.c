@@ -5,7 +5,8 @@
  *
  * Files hold the library's encodings as raw bytes: private key
  * (FA_PRIVKEY_SIZE), public key (FA_PUBKEY_SIZE), detached signature
- * (header 0x30+logn or 0x50+logn, nonce, s2).
+ * (header 0x30+logn or 0x50+logn, nonce, s2); keys may also be PKCS#8 /
+ * SubjectPublicKeyInfo in DER or PEM (cli_read_key, keygen --format).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ static const char usage_text[] =
 "       falcon-accel --version | --help\n"
 "\n"
 "commands:\n"
-"  keygen   --degree 512|1024 [--seed HEX] --sk FILE --pk FILE\n"
+"  keygen   --degree 512|1024 [--seed HEX] [--format raw|der|pem]\n"
+"           --sk FILE --pk FILE\n"
 "  pubkey   --sk FILE --pk FILE\n"
 "  sign     --sk FILE [--format compressed|padded|ct] [--in FILE] --out FILE\n"
 "  verify   --pk FILE --sig FILE [--in FILE]\n"
@@ -43,7 +45,9 @@ static const char usage_text[] =
 "stdin when --in is absent; '-' names stdin/stdout. Exit status: 0\n"
 "success, 1 invalid signature, 2 usage, format or other error (one\n"
 "line on stderr).\n"
-"--scheme falcon (round 3) is the default.\n";
+"--scheme falcon (round 3) is the default. --sk and --pk files are\n"
+"raw, DER or PEM (PKCS#8 / SubjectPublicKeyInfo; detected); keygen\n"
+"--format writes them as raw (the default), der or pem.\n";
 
 /* ------------------------------------------------------------------ */
 /* FN-DSA (--scheme fn-dsa): files hold fn-dsa 0.4.0's encodings
@@ -180,7 +184,8 @@ static void fndsa_fail_object(const char *cmd, const char *opt,
 }
 
 static int fndsa_keygen(const char *degree, const char *seed_hex,
-	const char *sk_path, const char *pk_path, const char *be_name)
+	const char *sk_path, const char *pk_path, const char *be_name,
+	int kfmt)
 {
 	const fa_backend *be;
 	uint8_t seed[32], *sk, *pk, *tmp;
@@ -227,8 +232,8 @@ static int fndsa_keygen(const char *degree, const char *seed_hex,
 	if (rc != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "keygen: %s", fa_fndsa_strerror(rc));
 	}
-	cli_write_file(sk_path, sk, sk_len, 1);
-	cli_write_file(pk_path, pk, pk_len, 0);
+	cli_write_key(sk_path, kfmt, CLI_PRIVKEY, 1, sk, sk_len, pk, pk_len);
+	cli_write_key(pk_path, kfmt, CLI_PUBKEY, 1, pk, pk_len, NULL, 0);
 	memset(sk, 0, sk_len);
 	free(sk);
 	free(pk);
@@ -289,7 +294,8 @@ static int fndsa_sign(const char *sk_path, const char *in_path,
 	}
 	be = cli_backend(be_name);
 	cli_out_declare("sign", "--out", out_path);
-	sk = cli_read_arg("sign", "--sk", sk_path, &sk_len);
+	sk = cli_read_key("sign", "--sk", sk_path, CLI_PRIVKEY, 1, &sk_len,
+		NULL);
 	logn = fndsa_check_object("sign", "--sk", sk_path, sk, sk_len,
 		CLI_PRIVKEY);
 	msg = fndsa_message("sign", in_path, ph, &msg_len);
@@ -336,7 +342,8 @@ static int fndsa_verify(const char *pk_path, const char *sig_path,
 	}
 	ctx = parse_context("verify", context, &ctx_len);
 	be = cli_backend(be_name);
-	pk = cli_read_arg("verify", "--pk", pk_path, &pk_len);
+	pk = cli_read_key("verify", "--pk", pk_path, CLI_PUBKEY, 1, &pk_len,
+		NULL);
 	logn = fndsa_check_object("verify", "--pk", pk_path, pk, pk_len,
 		CLI_PUBKEY);
 	/* the key alone (its errors named as the key's) */
@@ -387,6 +394,7 @@ int cli_cmd_keygen(int argc, char **argv)
 {
 	const char *seed_hex = NULL, *sk_path = NULL, *pk_path = NULL;
 	const char *be_name = NULL, *degree = NULL, *scheme = NULL;
+	const char *format = NULL;
 	fa_shake256_ctx rng;
 	const fa_backend *be;
 	unsigned logn;
@@ -398,12 +406,15 @@ int cli_cmd_keygen(int argc, char **argv)
 		{ "--degree", &degree }, { "--seed", &seed_hex },
 		{ "--sk", &sk_path }, { "--pk", &pk_path },
 		{ "--backend", &be_name }, { "--scheme", &scheme },
-		{ NULL, NULL }
+		{ "--format", &format }, { NULL, NULL }
 	};
+	int kfmt;
 
 	cli_parse_opts(argc, argv, opts);
+	kfmt = cli_parse_key_format("keygen", format);
 	if (parse_scheme("keygen", scheme)) {
-		return fndsa_keygen(degree, seed_hex, sk_path, pk_path, be_name);
+		return fndsa_keygen(degree, seed_hex, sk_path, pk_path, be_name,
+			kfmt);
 	}
 	if (degree == NULL || sk_path == NULL || pk_path == NULL) {
 		cli_fail(CLI_EXIT_ERROR,
@@ -435,8 +446,8 @@ int cli_cmd_keygen(int argc, char **argv)
 	if (rc != FA_OK) {
 		cli_fail(CLI_EXIT_ERROR, "keygen: %s", fa_strerror(rc));
 	}
-	cli_write_file(sk_path, sk, sk_len, 1);
-	cli_write_file(pk_path, pk, pk_len, 0);
+	cli_write_key(sk_path, kfmt, CLI_PRIVKEY, 0, sk, sk_len, pk, pk_len);
+	cli_write_key(pk_path, kfmt, CLI_PUBKEY, 0, pk, pk_len, NULL, 0);
 	memset(sk, 0, sk_len);
 	memset(tmp, 0, tmp_len);
 	free(sk);
@@ -465,7 +476,8 @@ int cli_cmd_pubkey(int argc, char **argv)
 	/* fa_make_public takes no backend, but a named one must exist. */
 	(void)cli_backend(be_name);
 	cli_out_declare("pubkey", "--pk", pk_path);
-	sk = cli_read_arg("pubkey", "--sk", sk_path, &sk_len);
+	sk = cli_read_key("pubkey", "--sk", sk_path, CLI_PRIVKEY, 0, &sk_len,
+		NULL);
 	logn = cli_check_object("pubkey", "--sk", sk_path, sk, sk_len,
 		CLI_PRIVKEY);
 	pk_len = FA_PUBKEY_SIZE(logn);
@@ -554,7 +566,8 @@ int cli_cmd_sign(int argc, char **argv)
 	}
 	be = cli_backend(be_name);
 	cli_out_declare("sign", "--out", out_path);
-	sk = cli_read_arg("sign", "--sk", sk_path, &sk_len);
+	sk = cli_read_key("sign", "--sk", sk_path, CLI_PRIVKEY, 0, &sk_len,
+		NULL);
 	logn = cli_check_object("sign", "--sk", sk_path, sk, sk_len,
 		CLI_PRIVKEY);
 	msg = cli_read_arg("sign", "--in", in_path, &msg_len);
@@ -620,7 +633,8 @@ int cli_cmd_verify(int argc, char **argv)
 			"verify: signature and message cannot both be stdin");
 	}
 	be = cli_backend(be_name);
-	pk = cli_read_arg("verify", "--pk", pk_path, &pk_len);
+	pk = cli_read_key("verify", "--pk", pk_path, CLI_PUBKEY, 0, &pk_len,
+		NULL);
 	logn = cli_check_object("verify", "--pk", pk_path, pk, pk_len,
 		CLI_PUBKEY);
 	sig = cli_read_arg("verify", "--sig", sig_path, &sig_len);
