@@ -215,7 +215,7 @@ def main():
     text = table(res, a.level, cmd)
     print(text)
     if a.write:
-        with open(os.path.join(ROOT, "hw", "soc", "MLKEM.md"), "w") as f:
+        with open(os.path.join(ROOT, "soc", "doc", "MLKEM.md"), "w") as f:
             f.write(text)
 
 

@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CACHE = os.path.join(ROOT, "build", "soc-report")
-OUT = os.path.join(ROOT, "hw", "soc", "SOC.md")
+OUT = os.path.join(ROOT, "soc", "doc", "SOC.md")
 OPS = ["keygen", "pubkey", "sign_dyn", "sign_tree", "verify"]
 MODE_DOC = {
     "fw": "firmware only (core library, emulated FP, on the Ibex)",
