@@ -4,8 +4,9 @@
  * authenticatorData (WebAuthn, 6.1):
  *   rpIdHash(32) | flags(1) | signCount(4, big-endian)
  *   [ aaguid(16) | credIdLen(2) | credId | COSE_Key ]   (flag AT)
- * COSE_Key of a credential: { 1: 7 (AKP), 3: alg, -1: Falcon public key }
- * (identifiers in fido2_cose.h).
+ * COSE_Key of a credential: { 1: 7 (AKP), 3: alg, -1: public key } (the
+ * FN-DSA or the round-3 encoding, by the scheme; identifiers in
+ * fido2_cose.h).
  */
 #include "fido2_ctap2.h"
 #include "fido2_cbor.h"
@@ -16,7 +17,6 @@
 #define FLAG_UP 0x01
 #define FLAG_AT 0x40
 
-#define CRED_ID_VERSION 0x01
 
 static const char WRAP_LABEL[] = "falcon-accel fido2 credential wrap v1";
 
@@ -123,11 +123,12 @@ next_counter(fido2_auth *a, uint32_t *out)
 /* Credential IDs and keys. */
 
 static void
-wrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], unsigned logn,
-	const uint8_t seed[32], const uint8_t nonce[12], uint8_t id[62])
+wrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], unsigned scheme,
+	unsigned logn, const uint8_t seed[32], const uint8_t nonce[12],
+	uint8_t id[62])
 {
 	uint8_t aad[34];
-	id[0] = CRED_ID_VERSION;
+	id[0] = (uint8_t)scheme;
 	id[1] = (uint8_t)logn;
 	fido2_memcpy(id + 2, nonce, 12);
 	fido2_memcpy(id + 14, seed, 32);
@@ -137,13 +138,17 @@ wrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], unsigned logn,
 	fido2_aead_seal(a->wrap_key, id + 2, aad, 34, id + 14, 32, id + 46);
 }
 
-/* 0 and the seed if id is one of ours for this rpId hash, else -1. */
+/* 0, the seed, the scheme and the degree if id is one of ours for this
+   rpId hash, else -1. The scheme byte is authenticated: an ID made for
+   round-3 Falcon (every ID made before FN-DSA: 0x01) never opens as an
+   FN-DSA one, nor the reverse. */
 static int
 unwrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], const uint8_t *id,
-	size_t id_len, uint8_t seed[32], unsigned *logn)
+	size_t id_len, uint8_t seed[32], unsigned *scheme, unsigned *logn)
 {
 	uint8_t aad[34], buf[32];
-	if (id_len != FIDO2_CRED_ID_LEN || id[0] != CRED_ID_VERSION
+	if (id_len != FIDO2_CRED_ID_LEN
+		|| (id[0] != FIDO2_SCHEME_FALCON_R3 && id[0] != FIDO2_SCHEME_FNDSA)
 		|| (id[1] != 9 && id[1] != 10)) {
 		return -1;
 	}
@@ -156,16 +161,34 @@ unwrap_id(fido2_auth *a, const uint8_t rp_id_hash[32], const uint8_t *id,
 	}
 	fido2_memcpy(seed, buf, 32);
 	fido2_wipe(buf, sizeof buf);
+	*scheme = id[0];
 	*logn = id[1];
 	return 0;
 }
 
-/* Key pair from a seed: SHAKE256 PRNG seeded with it drives fa_keygen. */
+/* Private key length of a scheme at a degree (public keys: the same
+   length in both schemes, FA_PUBKEY_SIZE). */
+static size_t
+sk_len(unsigned scheme, unsigned logn)
+{
+	return scheme == FIDO2_SCHEME_FNDSA ? FA_FNDSA_PRIVKEY_SIZE(logn)
+		: FA_PRIVKEY_SIZE(logn);
+}
+
+/* Key pair from a seed into a->sk, a->pk: FN-DSA's seeded key generation
+   (fn-dsa's key for that seed), or for round 3 a SHAKE256 PRNG seeded
+   with it driving fa_keygen. */
 static int
-keygen_from_seed(fido2_auth *a, unsigned logn, const uint8_t seed[32])
+keygen_from_seed(fido2_auth *a, unsigned scheme, unsigned logn,
+	const uint8_t seed[32])
 {
 	fa_shake256_ctx rng;
 	int r;
+	if (scheme == FIDO2_SCHEME_FNDSA) {
+		return fa_fndsa_keygen_seed(a->be, seed, logn, a->sk,
+			FA_FNDSA_PRIVKEY_SIZE(logn), a->pk,
+			FA_FNDSA_PUBKEY_SIZE(logn), a->tmp, a->tmp_len);
+	}
 	fa_shake256_init_prng_from_seed(&rng, seed, 32);
 	r = fa_keygen(a->be, &rng, logn, a->sk, FA_PRIVKEY_SIZE(logn),
 		a->pk, FA_PUBKEY_SIZE(logn), a->tmp, a->tmp_len);
@@ -174,7 +197,7 @@ keygen_from_seed(fido2_auth *a, unsigned logn, const uint8_t seed[32])
 }
 
 static void
-cache_put(fido2_auth *a, const uint8_t *id, unsigned logn)
+cache_put(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn)
 {
 	fido2_key_slot *s;
 	if (FIDO2_KEY_CACHE == 0) {
@@ -184,29 +207,30 @@ cache_put(fido2_auth *a, const uint8_t *id, unsigned logn)
 	a->cache_next++;
 	fido2_memcpy(s->id, id, FIDO2_CRED_ID_LEN);
 	s->logn = (uint8_t)logn;
-	fido2_memcpy(s->sk, a->sk, FA_PRIVKEY_SIZE(logn));
+	s->scheme = (uint8_t)scheme;
+	fido2_memcpy(s->sk, a->sk, sk_len(scheme, logn));
 	s->used = 1;
 }
 
-/* Private key of a credential into a->sk: from the store record if it is
-   discoverable (rec != NULL), else from the cache, else by keygen. */
+/* Private key of a non-discoverable credential into a->sk: from the RAM
+   cache, else by keygen from its seed. */
 static int
-load_key(fido2_auth *a, const uint8_t *id, unsigned logn,
+load_key(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn,
 	const uint8_t seed[32])
 {
 	unsigned i;
 	for (i = 0; i < FIDO2_KEY_CACHE; i++) {
 		fido2_key_slot *s = &a->cache[i];
-		if (s->used && s->logn == logn
+		if (s->used && s->logn == logn && s->scheme == scheme
 			&& fido2_ct_equal(s->id, id, FIDO2_CRED_ID_LEN)) {
-			fido2_memcpy(a->sk, s->sk, FA_PRIVKEY_SIZE(logn));
+			fido2_memcpy(a->sk, s->sk, sk_len(scheme, logn));
 			return 0;
 		}
 	}
-	if (keygen_from_seed(a, logn, seed) != FA_OK) {
+	if (keygen_from_seed(a, scheme, logn, seed) != FA_OK) {
 		return -1;
 	}
-	cache_put(a, id, logn);
+	cache_put(a, id, scheme, logn);
 	return 0;
 }
 
@@ -217,22 +241,41 @@ cache_clear(fido2_auth *a)
 	a->cache_next = 0;
 }
 
+/* The credential kinds, in the order getInfo lists them. */
+static const struct {
+	int64_t alg;
+	uint8_t scheme, logn;
+} ALGS[4] = {
+	{ FIDO2_COSE_ALG_FNDSA512, FIDO2_SCHEME_FNDSA, 9 },
+	{ FIDO2_COSE_ALG_FNDSA1024, FIDO2_SCHEME_FNDSA, 10 },
+	{ FIDO2_COSE_ALG_FALCON512_R3, FIDO2_SCHEME_FALCON_R3, 9 },
+	{ FIDO2_COSE_ALG_FALCON1024_R3, FIDO2_SCHEME_FALCON_R3, 10 },
+};
+
+/* Scheme and degree of a COSE algorithm; 0 when it is not ours. */
 static int
-alg_to_logn(int64_t alg)
+alg_to_cred(int64_t alg, unsigned *scheme)
 {
-	if (alg == FIDO2_COSE_ALG_FNDSA512) {
-		return 9;
-	}
-	if (alg == FIDO2_COSE_ALG_FNDSA1024) {
-		return 10;
+	unsigned i;
+	for (i = 0; i < 4; i++) {
+		if (ALGS[i].alg == alg) {
+			*scheme = ALGS[i].scheme;
+			return ALGS[i].logn;
+		}
 	}
 	return 0;
 }
 
 static int64_t
-logn_to_alg(unsigned logn)
+cred_alg(unsigned scheme, unsigned logn)
 {
-	return logn == 9 ? FIDO2_COSE_ALG_FNDSA512 : FIDO2_COSE_ALG_FNDSA1024;
+	unsigned i;
+	for (i = 0; i < 3; i++) {
+		if (ALGS[i].scheme == scheme && ALGS[i].logn == logn) {
+			break;
+		}
+	}
+	return ALGS[i].alg;
 }
 
 /* ---------------------------------------------------------------- */
@@ -251,7 +294,7 @@ typedef uint32_t fido2_u32_alias;
 #define EK_USED  0
 #define EK_LOGN  1
 #define EK_LAST  2
-#define EK_ZERO  3
+#define EK_SCHEME 3
 #define EK_META_ID(a, i)  ((a)->ek_buf + FIDO2_EK_META_OFF(i) + 16)
 #define EK_SLOT(a, i)  ((a)->ek_buf + FIDO2_EK_SLOT_OFF((a)->ek_slots, i))
 
@@ -353,6 +396,13 @@ ek_format(fido2_auth *a)
 	ek_fence(a);
 }
 
+/* 1 if the cache holds expanded keys of this scheme. */
+static int
+ek_scheme_ok(uint32_t scheme)
+{
+	return scheme == FIDO2_SCHEME_FALCON_R3 || scheme == FIDO2_SCHEME_FNDSA;
+}
+
 /* 1 if the buffer holds a cache of this layout, this device epoch and
    valid metadata; sets the LRU clock to the largest value in use. */
 static int
@@ -373,9 +423,10 @@ ek_valid(fido2_auth *a)
 	for (i = 0; i < a->ek_slots; i++) {
 		uint32_t used = EK_META(a, i, EK_USED);
 		uint32_t logn = EK_META(a, i, EK_LOGN);
-		if (used > 1 || EK_META(a, i, EK_ZERO) != 0
+		uint32_t scheme = EK_META(a, i, EK_SCHEME);
+		if (used > 1 || scheme > FIDO2_SCHEME_FNDSA
 			|| (logn != 0 && logn != 9 && logn != 10)
-			|| (used && logn == 0))
+			|| (used && (logn == 0 || !ek_scheme_ok(scheme))))
 		{
 			return 0;
 		}
@@ -443,16 +494,26 @@ fido2_auth_ek_slot_logn(const fido2_auth *a, unsigned i)
 	return (unsigned)EK_META(a, i, EK_LOGN);
 }
 
+unsigned
+fido2_auth_ek_slot_scheme(const fido2_auth *a, unsigned i)
+{
+	if (i >= a->ek_slots || !EK_META(a, i, EK_USED)) {
+		return 0;
+	}
+	return (unsigned)EK_META(a, i, EK_SCHEME);
+}
+
 /* The slot holding the key of credential id (-1: none). Which slots are
-   in use and their degrees are public (they show in the timing anyway);
-   the ID (public too) is compared in full, in constant time. */
+   in use, their schemes and degrees are public (they show in the timing
+   anyway); the ID (public too) is compared in full, in constant time. */
 static int
-ek_find(fido2_auth *a, const uint8_t *id, unsigned logn)
+ek_find(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn)
 {
 	unsigned i;
 	int hit = -1;
 	for (i = 0; i < a->ek_slots; i++) {
 		if (EK_META(a, i, EK_USED) && EK_META(a, i, EK_LOGN) == logn
+			&& EK_META(a, i, EK_SCHEME) == scheme
 			&& fido2_ct_equal(EK_META_ID(a, i), id, FIDO2_CRED_ID_LEN))
 		{
 			hit = (int)i;
@@ -461,12 +522,13 @@ ek_find(fido2_auth *a, const uint8_t *id, unsigned logn)
 	return hit;
 }
 
-/* Expands a->sk (the key of credential id) into a free, or the least
-   recently used, slot; -1 when the expansion fails. */
+/* Expands a->sk (the key of credential id, of this scheme) into a free,
+   or the least recently used, slot; -1 when the expansion fails. */
 static int
-ek_fill(fido2_auth *a, const uint8_t *id, unsigned logn)
+ek_fill(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn)
 {
 	unsigned i, v = 0;
+	int r;
 	/* the first free slot, else the least recently used */
 	for (i = 0; i < a->ek_slots; i++) {
 		if (!EK_META(a, i, EK_USED)) {
@@ -479,60 +541,106 @@ ek_fill(fido2_auth *a, const uint8_t *id, unsigned logn)
 	}
 	ek_evict(a, v);
 	a->ek_expansions++;
-	if (fa_expand_privkey(a->be, EK_SLOT(a, v),
-		FA_EXPANDED_KEY_SIZE(logn), a->sk, FA_PRIVKEY_SIZE(logn),
-		a->tmp, a->tmp_len) != FA_OK)
-	{
+	if (scheme == FIDO2_SCHEME_FNDSA) {
+		r = fa_fndsa_expand_privkey(a->be, EK_SLOT(a, v),
+			FA_FNDSA_EXPANDED_KEY_SIZE(logn), a->sk,
+			FA_FNDSA_PRIVKEY_SIZE(logn), a->tmp, a->tmp_len);
+	} else {
+		r = fa_expand_privkey(a->be, EK_SLOT(a, v),
+			FA_EXPANDED_KEY_SIZE(logn), a->sk, FA_PRIVKEY_SIZE(logn),
+			a->tmp, a->tmp_len);
+	}
+	if (r != FA_OK) {
 		ek_evict(a, v);
 		return -1;
 	}
 	fido2_memcpy(EK_META_ID(a, v), id, FIDO2_CRED_ID_LEN);
 	EK_META(a, v, EK_LOGN) = logn;
+	EK_META(a, v, EK_SCHEME) = scheme;
 	ek_fence(a);
 	EK_META(a, v, EK_USED) = 1;
 	ek_fence(a);
 	return (int)v;
 }
 
-/* Signs a->tbs[0..len) with the key of credential id; writes the
-   signature to sig. The key is in a->sk when seed is NULL, else it is
-   loaded from seed (load_key) only when it is needed: a miss of the
-   expanded-key cache, or no cache. With the cache: fa_sign_tree on the
-   credential's slot (the same bytes as fa_sign_dyn from the same PRNG
-   state). */
+/* The signature of a->tbs[0..len) by the private key in a->sk (the
+   key of a credential of this scheme), from a 40-byte seed (FN-DSA) or a
+   PRNG (round 3). */
 static int
-sign_tbs(fido2_auth *a, const uint8_t *id, unsigned logn,
+sign_key(fido2_auth *a, unsigned scheme, unsigned logn, fa_shake256_ctx *rng,
+	const uint8_t fseed[40], size_t len, uint8_t *sig, size_t *sig_len)
+{
+	if (scheme == FIDO2_SCHEME_FNDSA) {
+		*sig_len = FA_FNDSA_SIG_SIZE(logn);
+		return fa_fndsa_sign_seed(a->be, fseed, sig, FA_FNDSA_SIG_SIZE(logn),
+			a->sk, FA_FNDSA_PRIVKEY_SIZE(logn), NULL, 0, FA_FNDSA_PH_NONE,
+			a->tbs, len, a->tmp, a->tmp_len);
+	}
+	return fa_sign_dyn(a->be, rng, sig, sig_len, FA_SIG_COMPRESSED,
+		a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len, a->tmp, a->tmp_len);
+}
+
+/* The same signature from the expanded key in cache slot `slot`. */
+static int
+sign_slot(fido2_auth *a, unsigned scheme, unsigned logn, unsigned slot,
+	fa_shake256_ctx *rng, const uint8_t fseed[40], size_t len,
+	uint8_t *sig, size_t *sig_len)
+{
+	if (scheme == FIDO2_SCHEME_FNDSA) {
+		*sig_len = FA_FNDSA_SIG_SIZE(logn);
+		return fa_fndsa_sign_tree(a->be, NULL, fseed, sig,
+			FA_FNDSA_SIG_SIZE(logn), EK_SLOT(a, slot), NULL, 0,
+			FA_FNDSA_PH_NONE, a->tbs, len, a->tmp, a->tmp_len);
+	}
+	return fa_sign_tree(a->be, rng, sig, sig_len, FA_SIG_COMPRESSED,
+		EK_SLOT(a, slot), a->tbs, len, a->tmp, a->tmp_len);
+}
+
+/* Signs a->tbs[0..len) with the key of credential id (scheme, logn);
+   writes the signature to sig (capacity *sig_len, FIDO2_SIG_MAX; its
+   length on return). FN-DSA: pure, empty context, FA_FNDSA_SIG_SIZE(logn)
+   bytes, from a fresh 40-byte seed of the platform's RNG; round 3:
+   compressed, from a SHAKE256 PRNG seeded with 48 bytes of it. The key is
+   in a->sk when seed is NULL, else it is loaded from seed (load_key) only
+   when it is needed: a miss of the expanded-key cache, or no cache. With
+   the cache: the slot's expanded key signs (the same bytes as the private
+   key from the same seed or PRNG state). */
+static int
+sign_tbs(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn,
 	const uint8_t *seed, size_t len, uint8_t *sig, size_t *sig_len)
 {
 	uint8_t rs[48];
 	fa_shake256_ctx rng, rng0;
 	int r = FA_ERR_KEY, slot = -1, have_sk = seed == NULL;
 	size_t cap = *sig_len;
-	if (a->plat->rng(a->user, rs, sizeof rs) != 0) {
+	size_t ns = scheme == FIDO2_SCHEME_FNDSA ? 40 : 48;
+	if (a->plat->rng(a->user, rs, ns) != 0) {
 		return -1;
 	}
-	fa_shake256_init_prng_from_seed(&rng, rs, sizeof rs);
-	fido2_wipe(rs, sizeof rs);
+	fido2_memset(&rng, 0, sizeof rng);
+	if (scheme != FIDO2_SCHEME_FNDSA) {
+		fa_shake256_init_prng_from_seed(&rng, rs, sizeof rs);
+	}
 	if (a->ek_slots > 0) {
-		slot = ek_find(a, id, logn);
+		slot = ek_find(a, id, scheme, logn);
 		if (slot < 0) {
 			if (!have_sk) {
-				if (load_key(a, id, logn, seed) != 0) {
+				if (load_key(a, id, scheme, logn, seed) != 0) {
 					goto done;
 				}
 				have_sk = 1;
 			}
-			slot = ek_fill(a, id, logn);
+			slot = ek_fill(a, id, scheme, logn);
 		}
 	}
 	if (slot >= 0) {
 		EK_META(a, (unsigned)slot, EK_LAST) = ++a->ek_clock;
 		rng0 = rng;
-		r = fa_sign_tree(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
-			EK_SLOT(a, (unsigned)slot), a->tbs, len, a->tmp, a->tmp_len);
+		r = sign_slot(a, scheme, logn, (unsigned)slot, &rng, rs, len,
+			sig, sig_len);
 		if (r != FA_OK) {
 			/* a slot the library refuses is dropped; sign afresh
-			   from the same PRNG state */
+			   from the same seed or PRNG state */
 			ek_evict(a, (unsigned)slot);
 			rng = rng0;
 			*sig_len = cap;
@@ -541,16 +649,15 @@ sign_tbs(fido2_auth *a, const uint8_t *id, unsigned logn,
 	}
 	if (r != FA_OK) {
 		if (!have_sk) {
-			if (load_key(a, id, logn, seed) != 0) {
+			if (load_key(a, id, scheme, logn, seed) != 0) {
 				goto done;
 			}
 			have_sk = 1;
 		}
-		r = fa_sign_dyn(a->be, &rng, sig, sig_len, FA_SIG_COMPRESSED,
-			a->sk, FA_PRIVKEY_SIZE(logn), a->tbs, len,
-			a->tmp, a->tmp_len);
+		r = sign_key(a, scheme, logn, &rng, rs, len, sig, sig_len);
 	}
 done:
+	fido2_wipe(rs, sizeof rs);
 	fido2_wipe(&rng, sizeof rng);
 	return r == FA_OK ? 0 : -1;
 }
@@ -731,9 +838,10 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 {
 	fido2_cbor_item cdh, rp, user, params, v, rpid, uid;
 	int rk = 0, up = -1, uv = -1, r, logn = 0;
+	unsigned scheme = 0;
 	uint64_t i;
 	uint8_t rp_id_hash[32], seed[32], nonce[12], id[FIDO2_CRED_ID_LEN];
-	uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(10)];
+	uint8_t sig[FIDO2_SIG_MAX];
 	size_t sig_len = sizeof sig, ad_len;
 	uint32_t counter;
 	fido2_cbor_enc ce;
@@ -795,7 +903,7 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 			return CTAP2_ERR_CBOR_UNEXPECTED_TYPE;
 		}
 		if (logn == 0 && fido2_cbor_text_eq(&type, "public-key")) {
-			logn = alg_to_logn(al);
+			logn = alg_to_cred(al, &scheme);
 		}
 	}
 	if (fido2_cbor_map_int(req, 6, &v) && v.major != FIDO2_CBOR_MAP) {
@@ -830,14 +938,14 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 		for (i = 0; i < v.val; i++) {
 			fido2_cbor_item d, did;
 			int is_pk;
-			unsigned ln;
+			unsigned ln, sc;
 			fido2_cbor_array_at(&v, i, &d);
 			r = parse_descriptor(&d, &did, &is_pk);
 			if (r != CTAP2_OK) {
 				return r;
 			}
 			if (is_pk && unwrap_id(a, rp_id_hash, did.data, did.val,
-				seed, &ln) == 0) {
+				seed, &sc, &ln) == 0) {
 				fido2_wipe(seed, sizeof seed);
 				r = ask_up(a, "register", rpid.data, rpid.val);
 				return r != CTAP2_OK ? r : CTAP2_ERR_CREDENTIAL_EXCLUDED;
@@ -862,8 +970,8 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 		|| a->plat->rng(a->user, nonce, 12) != 0) {
 		return CTAP1_ERR_OTHER;
 	}
-	wrap_id(a, rp_id_hash, (unsigned)logn, seed, nonce, id);
-	r = keygen_from_seed(a, (unsigned)logn, seed);
+	wrap_id(a, rp_id_hash, scheme, (unsigned)logn, seed, nonce, id);
+	r = keygen_from_seed(a, scheme, (unsigned)logn, seed);
 	fido2_wipe(seed, sizeof seed);
 	if (r != FA_OK) {
 		return CTAP1_ERR_OTHER;
@@ -885,9 +993,10 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 			c->display_name_len = copy_name(c->display_name, &v);
 		}
 		c->logn = (uint8_t)logn;
+		c->scheme = (uint8_t)scheme;
 		c->epoch = a->st.epoch;
 		c->created = counter;
-		fido2_memcpy(c->sk, a->sk, FA_PRIVKEY_SIZE(logn));
+		fido2_memcpy(c->sk, a->sk, sk_len(scheme, (unsigned)logn));
 		r = a->store->cred_put(a->store_user, c);
 		fido2_wipe(c->sk, sizeof c->sk);
 		if (r == FIDO2_STORE_FULL) {
@@ -897,7 +1006,7 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 			return CTAP1_ERR_OTHER;
 		}
 	}
-	cache_put(a, id, (unsigned)logn);
+	cache_put(a, id, scheme, (unsigned)logn);
 
 	/* authenticatorData with attested credential data. */
 	ad_len = put_auth_header(a, rp_id_hash, FLAG_UP | FLAG_AT, counter);
@@ -912,7 +1021,7 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_KTY);
 	fido2_cbor_put_int(&ce, FIDO2_COSE_KTY_AKP);
 	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_ALG);
-	fido2_cbor_put_int(&ce, logn_to_alg((unsigned)logn));
+	fido2_cbor_put_int(&ce, cred_alg(scheme, (unsigned)logn));
 	fido2_cbor_put_int(&ce, FIDO2_COSE_LABEL_AKP_PUB);
 	fido2_cbor_put_bytes(&ce, a->pk, FA_PUBKEY_SIZE(logn));
 	if (ce.err) {
@@ -920,7 +1029,8 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	}
 	ad_len += ce.len;
 	fido2_memcpy(a->tbs + ad_len, cdh.data, 32);
-	r = sign_tbs(a, id, (unsigned)logn, NULL, ad_len + 32, sig, &sig_len);
+	r = sign_tbs(a, id, scheme, (unsigned)logn, NULL, ad_len + 32, sig,
+		&sig_len);
 	fido2_wipe(a->sk, sizeof a->sk);
 	if (r != 0) {
 		return CTAP1_ERR_OTHER;
@@ -935,7 +1045,7 @@ make_credential(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	fido2_cbor_put_uint(out, 3);
 	fido2_cbor_put_map(out, 2);
 	fido2_cbor_put_textz(out, "alg");
-	fido2_cbor_put_int(out, logn_to_alg((unsigned)logn));
+	fido2_cbor_put_int(out, cred_alg(scheme, (unsigned)logn));
 	fido2_cbor_put_textz(out, "sig");
 	fido2_cbor_put_bytes(out, sig, sig_len);
 	return out->err ? CTAP1_ERR_OTHER : CTAP2_OK;
@@ -966,17 +1076,25 @@ emit_assertion(fido2_auth *a, const uint8_t *id, int stored,
 	unsigned count, fido2_cbor_enc *out)
 {
 	uint8_t seed[32];
-	uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(10)];
+	uint8_t sig[FIDO2_SIG_MAX];
 	size_t sig_len = sizeof sig, ad_len;
-	unsigned logn;
+	unsigned logn, scheme;
 	uint32_t counter;
 	int r;
 
-	if (unwrap_id(a, rp_id_hash, id, FIDO2_CRED_ID_LEN, seed, &logn) != 0) {
+	if (unwrap_id(a, rp_id_hash, id, FIDO2_CRED_ID_LEN, seed, &scheme,
+		&logn) != 0) {
 		return CTAP2_ERR_NO_CREDENTIALS;
 	}
 	if (stored) {
-		fido2_memcpy(a->sk, a->cred.sk, FA_PRIVKEY_SIZE(logn));
+		/* the record's key is of the scheme and degree its ID names
+		   (the stores' decoders check it; a round-3 record written
+		   before FN-DSA has a round-3 ID and signs round 3) */
+		if (a->cred.scheme != scheme || a->cred.logn != logn) {
+			fido2_wipe(seed, sizeof seed);
+			return CTAP1_ERR_OTHER;
+		}
+		fido2_memcpy(a->sk, a->cred.sk, sk_len(scheme, logn));
 	}
 	if (next_counter(a, &counter) != 0) {
 		fido2_wipe(seed, sizeof seed);
@@ -986,7 +1104,7 @@ emit_assertion(fido2_auth *a, const uint8_t *id, int stored,
 	fido2_memcpy(a->tbs + ad_len, cdh, 32);
 	/* a non-discoverable credential's key is derived from the seed
 	   only when the expanded-key cache does not hold it */
-	r = sign_tbs(a, id, logn, stored ? NULL : seed, ad_len + 32,
+	r = sign_tbs(a, id, scheme, logn, stored ? NULL : seed, ad_len + 32,
 		sig, &sig_len);
 	fido2_wipe(seed, sizeof seed);
 	fido2_wipe(a->sk, sizeof a->sk);
@@ -1025,7 +1143,7 @@ get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 	int rk = -1, up = -1, uv = -1, r;
 	uint8_t rp_id_hash[32], seed[32], flags = 0;
 	const uint8_t *chosen = NULL;
-	unsigned count = 0, logn;
+	unsigned count = 0, logn, scheme;
 	uint64_t i;
 
 	if (!fido2_cbor_map_int(req, 1, &rpid) || !fido2_cbor_map_int(req, 2, &cdh)) {
@@ -1072,7 +1190,7 @@ get_assertion(fido2_auth *a, const fido2_cbor_item *req, fido2_cbor_enc *out)
 				return r;
 			}
 			if (chosen == NULL && is_pk && unwrap_id(a, rp_id_hash,
-				did.data, did.val, seed, &logn) == 0) {
+				did.data, did.val, seed, &scheme, &logn) == 0) {
 				chosen = did.data;
 			}
 		}
@@ -1177,9 +1295,6 @@ get_next_assertion(fido2_auth *a, fido2_cbor_enc *out)
 static int
 get_info(fido2_auth *a, fido2_cbor_enc *out)
 {
-	static const int64_t algs[2] = {
-		FIDO2_COSE_ALG_FNDSA512, FIDO2_COSE_ALG_FNDSA1024
-	};
 	int i;
 	fido2_cbor_put_map(out, 9);
 	fido2_cbor_put_uint(out, 0x01);       /* versions */
@@ -1206,11 +1321,11 @@ get_info(fido2_auth *a, fido2_cbor_enc *out)
 	fido2_cbor_put_array(out, 1);
 	fido2_cbor_put_textz(out, "usb");
 	fido2_cbor_put_uint(out, 0x0a);       /* algorithms */
-	fido2_cbor_put_array(out, 2);
-	for (i = 0; i < 2; i++) {
+	fido2_cbor_put_array(out, 4);
+	for (i = 0; i < 4; i++) {
 		fido2_cbor_put_map(out, 2);
 		fido2_cbor_put_textz(out, "alg");
-		fido2_cbor_put_int(out, algs[i]);
+		fido2_cbor_put_int(out, ALGS[i].alg);
 		fido2_cbor_put_textz(out, "type");
 		fido2_cbor_put_textz(out, "public-key");
 	}
@@ -1361,12 +1476,18 @@ fido2_cred_serialize(const fido2_cred *c, uint8_t *p)
 	p[2] = c->display_name_len; p[3] = c->logn; p += 4;
 	ser_put32(p, c->epoch); p += 4;
 	ser_put32(p, c->created); p += 4;
+	p[0] = c->scheme; p[1] = 0; p[2] = 0; p[3] = 0; p += 4;
 	fido2_memcpy(p, c->sk, FIDO2_SK_MAX);
 }
 
 int
-fido2_cred_deserialize(fido2_cred *c, const uint8_t *p)
+fido2_cred_deserialize(fido2_cred *c, const uint8_t *p, size_t len)
 {
+	int bad = 0;
+	size_t i, n;
+	if (len != FIDO2_CRED_SER_LEN && len != FIDO2_CRED_SER_LEN_V1) {
+		return -1;
+	}
 	fido2_memcpy(c->id, p, FIDO2_CRED_ID_LEN); p += FIDO2_CRED_ID_LEN;
 	fido2_memcpy(c->rp_id_hash, p, 32); p += 32;
 	fido2_memcpy(c->user_id, p, FIDO2_USER_ID_MAX); p += FIDO2_USER_ID_MAX;
@@ -1376,12 +1497,31 @@ fido2_cred_deserialize(fido2_cred *c, const uint8_t *p)
 	c->display_name_len = p[2]; c->logn = p[3]; p += 4;
 	c->epoch = ser_get32(p); p += 4;
 	c->created = ser_get32(p); p += 4;
-	fido2_memcpy(c->sk, p, FIDO2_SK_MAX);
+	fido2_memset(c->sk, 0, FIDO2_SK_MAX);
+	if (len == FIDO2_CRED_SER_LEN_V1) {
+		/* before FN-DSA: round 3, the only scheme then */
+		c->scheme = FIDO2_SCHEME_FALCON_R3;
+		fido2_memcpy(c->sk, p, FA_PRIVKEY_SIZE(10));
+	} else {
+		c->scheme = p[0];
+		bad = (p[1] | p[2] | p[3]) != 0;
+		p += 4;
+		fido2_memcpy(c->sk, p, FIDO2_SK_MAX);
+	}
 	if (c->user_id_len > FIDO2_USER_ID_MAX
 		|| c->user_name_len > FIDO2_NAME_MAX
 		|| c->display_name_len > FIDO2_NAME_MAX
-		|| (c->logn != 9 && c->logn != 10)) {
+		|| (c->logn != 9 && c->logn != 10)
+		|| (c->scheme != FIDO2_SCHEME_FALCON_R3
+			&& c->scheme != FIDO2_SCHEME_FNDSA)
+		|| c->id[0] != c->scheme || c->id[1] != c->logn || bad) {
 		return -1;
 	}
-	return 0;
+	/* version 2: nothing after the key of its scheme and degree */
+	n = len == FIDO2_CRED_SER_LEN ? sk_len(c->scheme, c->logn)
+		: FIDO2_SK_MAX;
+	for (i = n; i < FIDO2_SK_MAX; i++) {
+		bad |= c->sk[i];
+	}
+	return bad ? -1 : 0;
 }

@@ -5,8 +5,9 @@
 #include "fido2_sha256.h"
 
 #define T_STATE 1
-#define T_CRED  2
+#define T_CRED  2   /* version-1 credential (before FN-DSA): read only */
 #define T_WIPE  3
+#define T_CRED2 4   /* version-2 credential (scheme field; written) */
 
 #define BANK_HDR 16u
 #define REC_HDR  8u
@@ -15,6 +16,9 @@
 #define STATE_LEN1 40u
 #define STATE_LEN 44u
 #define CRED_LEN FIDO2_CRED_SER_LEN
+#define CRED_LEN1 FIDO2_CRED_SER_LEN_V1
+typedef char fido2_flash_rec_fits[(CRED_LEN <= sizeof ((fido2_flash_store *)0)->rec
+	&& CRED_LEN <= sizeof ((fido2_flash_store *)0)->put_buf) ? 1 : -1];
 
 static const uint8_t BANK_MAGIC[8] = { 'F', 'A', '2', 'B', 'A', 'N', 'K', '1' };
 static const uint8_t REC_MAGIC[4] = { 'F', 'A', '2', 'R' };
@@ -171,7 +175,8 @@ replay(fido2_flash_store *fs)
 			fs->st.epoch = get32(fs->rec + 36);
 			fs->st.flags = n == STATE_LEN ? get32(fs->rec + 40) : 0;
 			fs->have_state = 1;
-		} else if (type == T_CRED && n == CRED_LEN) {
+		} else if ((type == T_CRED2 && n == CRED_LEN)
+			|| (type == T_CRED && n == CRED_LEN1)) {
 			uint8_t key[32];
 			account_key(fs->rec, key);
 			k = find_slot(fs, key);
@@ -183,6 +188,7 @@ replay(fido2_flash_store *fs)
 				fido2_memcpy(fs->cred_key[k], key, 32);
 			}
 			fs->cred_addr[k] = bank_base(fl, fs->bank) + off + REC_HDR;
+			fs->cred_v1[k] = type == T_CRED;
 			epochs[k] = payload_epoch(fs->rec);
 		} else if (type == T_WIPE) {
 			fs->ncreds = 0;
@@ -220,6 +226,7 @@ replay(fido2_flash_store *fs)
 		for (k = 0; k < fs->ncreds; k++) {
 			if (epochs[k] == fs->st.epoch && !pending) {
 				fs->cred_addr[w] = fs->cred_addr[k];
+				fs->cred_v1[w] = fs->cred_v1[k];
 				fido2_memcpy(fs->cred_key[w], fs->cred_key[k], 32);
 				w++;
 			} else if (!(epochs[k] != fs->st.epoch && pending)) {
@@ -279,13 +286,16 @@ compact(fido2_flash_store *fs)
 		off += rec_size(STATE_LEN);
 	}
 	for (k = 0; k < fs->ncreds; k++) {
-		if (off + rec_size(CRED_LEN) > bank_size(fl)
-			|| fl->read(fl->user, fs->cred_addr[k], fs->rec, CRED_LEN) != 0
-			|| write_record(fs, base + off, T_CRED, fs->rec, CRED_LEN) != 0) {
+		/* each record as it is (a version-1 record stays one) */
+		uint32_t n = fs->cred_v1[k] ? CRED_LEN1 : CRED_LEN;
+		if (off + rec_size(n) > bank_size(fl)
+			|| fl->read(fl->user, fs->cred_addr[k], fs->rec, n) != 0
+			|| write_record(fs, base + off, fs->cred_v1[k] ? T_CRED : T_CRED2,
+				fs->rec, n) != 0) {
 			return -1;
 		}
 		naddr[k] = base + off + REC_HDR;
-		off += rec_size(CRED_LEN);
+		off += rec_size(n);
 	}
 	if (commit_bank(fs, other) != 0) {
 		return -1;
@@ -443,12 +453,16 @@ static int
 fl_cred_get(void *user, int idx, fido2_cred *c)
 {
 	fido2_flash_store *fs = user;
-	if (idx < 0 || idx >= fs->ncreds
-		|| fs->fl->read(fs->fl->user, fs->cred_addr[idx], fs->rec, CRED_LEN) != 0) {
+	uint32_t n;
+	if (idx < 0 || idx >= fs->ncreds) {
+		return -1;
+	}
+	n = fs->cred_v1[idx] ? CRED_LEN1 : CRED_LEN;
+	if (fs->fl->read(fs->fl->user, fs->cred_addr[idx], fs->rec, n) != 0) {
 		return -1;
 	}
 	fido2_memset(c, 0, sizeof *c);   /* padding too: records compare whole */
-	if (fido2_cred_deserialize(c, fs->rec) != 0) {
+	if (fido2_cred_deserialize(c, fs->rec, n) != 0) {
 		fido2_wipe(fs->rec, sizeof fs->rec);
 		return -1;
 	}
@@ -472,7 +486,7 @@ fl_cred_put(void *user, const fido2_cred *c)
 		fido2_wipe(p, CRED_LEN);
 		return FIDO2_STORE_FULL;
 	}
-	addr = append(fs, T_CRED, p, CRED_LEN);
+	addr = append(fs, T_CRED2, p, CRED_LEN);
 	fido2_wipe(p, CRED_LEN);
 	if (addr == 0) {
 		return -1;
@@ -485,6 +499,7 @@ fl_cred_put(void *user, const fido2_cred *c)
 		fido2_memcpy(fs->cred_key[k], key, 32);
 	}
 	fs->cred_addr[k] = addr;
+	fs->cred_v1[k] = 0;
 	return 0;
 }
 

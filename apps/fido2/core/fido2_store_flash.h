@@ -11,6 +11,10 @@
  *   bank header:  "FA2BANK1" | generation (4) | commit (4)
  *   record:       "FA2R" | type (2) | len (2) | payload | SHA-256 (32)
  *                 | commit (4), padded to 8 bytes
+ * Record types: 1 device state, 4 credential (fido2_cred_serialize's
+ * version 2, with the scheme), 3 wipe (Reset); 2 is a credential of
+ * version 1 (round-3 Falcon, written before FN-DSA): read and kept as it
+ * is (compaction copies it unchanged), never written anew.
  * A record counts only once its commit word (written last) is zero and its
  * checksum matches; the first record that does not ends the log. A bank
  * with anything but 0xFF after its log (a torn write) is never appended
@@ -56,6 +60,7 @@ typedef struct {
 	fido2_dev_state st;
 	int ncreds;
 	uint32_t cred_addr[FIDO2_FLASH_MAX_CREDS];   /* payload address */
+	uint8_t cred_v1[FIDO2_FLASH_MAX_CREDS];      /* a version-1 record */
 	uint8_t cred_key[FIDO2_FLASH_MAX_CREDS][32]; /* H(rpIdHash, user id) */
 	const char *err;        /* why a mount returned -2 (a static string) */
 	uint8_t rec[2700];      /* one record read back (scratch) */

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #define STATE_MAGIC "FAF2STA2"
-#define CRED_MAGIC  "FAF2CRD1"
+#define CRED_MAGIC  "FAF2CRD2"   /* fido2_cred_serialize's version 2 */
+#define CRED_MAGIC1 "FAF2CRD1"   /* version 1 (round 3, before FN-DSA) */
 
 static int
 fsync_dir(const char *dir)
@@ -86,7 +87,7 @@ fail:
 	return -1;
 }
 
-/* Reads dir/name (exactly len + 32 bytes) and checks its checksum.
+/* Reads path (exactly len + 32 bytes) and checks its checksum.
    0 ok, 1 absent, -1 wrong size or checksum. */
 static int
 read_checked(const char *path, uint8_t *data, size_t len)
@@ -115,6 +116,7 @@ read_checked(const char *path, uint8_t *data, size_t len)
 #define STATE_LEN1 (8 + 32 + 4 + 4)
 #define STATE_LEN (STATE_LEN1 + 4)
 #define CRED_LEN (8 + FIDO2_CRED_SER_LEN)
+#define CRED_LEN1 (8 + FIDO2_CRED_SER_LEN_V1)
 
 static void
 put32(uint8_t *p, uint32_t v)
@@ -130,7 +132,10 @@ get32(const uint8_t *p)
 		| ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-/* A credential file: CRED_MAGIC, then the core's serialization. */
+/* A credential file: CRED_MAGIC, then the core's serialization (version
+   2); a file of version 1 (CRED_MAGIC1, CRED_LEN1 bytes: a round-3
+   credential written before FN-DSA) is read as such, and stays until the
+   account's credential is replaced. */
 static void
 cred_encode(const fido2_cred *c, uint8_t *b)
 {
@@ -139,12 +144,13 @@ cred_encode(const fido2_cred *c, uint8_t *b)
 }
 
 static int
-cred_decode(fido2_cred *c, const uint8_t *b)
+cred_decode(fido2_cred *c, const uint8_t *b, size_t len)
 {
-	if (memcmp(b, CRED_MAGIC, 8) != 0) {
+	if (memcmp(b, len == CRED_LEN1 ? CRED_MAGIC1 : CRED_MAGIC, 8) != 0) {
 		return -1;
 	}
-	return fido2_cred_deserialize(c, b + 8);
+	memset(c, 0, sizeof *c);
+	return fido2_cred_deserialize(c, b + 8, len - 8);
 }
 
 /* File name of a record: hash of (rpIdHash, user handle). */
@@ -354,6 +360,8 @@ fido2_file_store_open(fido2_file_store *fs, const char *dir)
 	char path[600], stale[600];
 	fido2_dev_state st;
 	static uint8_t b[CRED_LEN];
+	struct stat sb;
+	size_t len;
 	int r, have_state, orphans = 0, stale_epoch = 0;
 	uint32_t rec_epoch = 0;
 
@@ -403,8 +411,10 @@ fido2_file_store_open(fido2_file_store *fs, const char *dir)
 			orphans++;
 			continue;
 		}
-		if (read_checked(path, b, sizeof b) != 0
-			|| cred_decode(c, b) != 0) {
+		len = stat(path, &sb) == 0 && sb.st_size == CRED_LEN1 + 32
+			? CRED_LEN1 : CRED_LEN;
+		if (read_checked(path, b, len) != 0
+			|| cred_decode(c, b, len) != 0) {
 			snprintf(fs->err, sizeof fs->err, "%s: corrupt record"
 				" (wrong size, magic or checksum): restore it from"
 				" a backup or move it out of %s", path, dir);

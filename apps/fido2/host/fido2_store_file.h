@@ -8,7 +8,11 @@
  *   DIR/cred-<32 hex>.bin       one discoverable credential; the name is a
  *                               hash of (rpIdHash, user handle), so a
  *                               replacement for the same account is one
- *                               atomic rename onto the same name
+ *                               atomic rename onto the same name; magic
+ *                               FAF2CRD2 (fido2_cred_serialize version 2,
+ *                               with the scheme), or FAF2CRD1 (version 1:
+ *                               a round-3 credential written before FN-DSA,
+ *                               read as round 3, never written anew)
  * Every file ends with the SHA-256 of its contents (checked on load: a
  * mismatch is reported and the daemon refuses to start, it never guesses).
  * The store never deletes a record on its own: records of an older epoch

@@ -1,17 +1,26 @@
 /*
  * CTAP2 commands against an in-memory store: GetInfo; MakeCredential with
- * FN-DSA-512 and -1024 (packed self attestation verified with fa_verify,
- * COSE key layout); GetAssertion with an allow list and discoverable;
- * GetNextAssertion; counter monotonicity (also across a simulated restart
- * that loses the RAM counter); excludeList; wrong rpId; user presence
- * denied/cancelled; Reset; malformed requests mapped to CTAP error codes;
- * the expanded-key cache in RAM (test_ek_cache) and in persistent memory
- * (test_ek_persistent).
+ * FN-DSA-512 and -1024 and with round-3 Falcon under its private-use
+ * identifiers (packed self attestation verified: FN-DSA signatures with
+ * fa_fndsa_verify, pure, empty context, and refused by round 3's
+ * fa_verify; round-3 signatures with fa_verify and refused by FN-DSA's;
+ * COSE key layout); every assertion signature verified the same way;
+ * test_fndsa_exact: an FN-DSA credential's key is fa_fndsa_keygen_seed's
+ * from the seed its ID wraps and its signatures are fa_fndsa_sign_seed's
+ * from the 40 bytes the platform RNG gave (byte for byte), not with a
+ * context; the credential ID's scheme byte authenticated; GetAssertion
+ * with an allow list and discoverable; GetNextAssertion; counter
+ * monotonicity (also across a simulated restart that loses the RAM
+ * counter); excludeList; wrong rpId; user presence denied/cancelled;
+ * Reset; malformed requests mapped to CTAP error codes; the expanded-key
+ * cache in RAM (test_ek_cache) and in persistent memory
+ * (test_ek_persistent, test_ek_power_cuts), with keys of both schemes.
  */
 #include "fido2_test_util.h"
 #include "fido2_cbor.h"
 #include "fido2_cose.h"
 #include "fido2_sha256.h"
+#include "fido2_aead.h"
 
 static mem_store MS;
 static test_plat TP;
@@ -91,15 +100,51 @@ typedef struct {
 	uint8_t pk[FA_PUBKEY_SIZE(10)];
 	size_t pk_len;
 	uint32_t counter;
+	unsigned scheme, logn;
 } made;
+
+/* Scheme and degree of one of our COSE algorithms (0: not ours). */
+static unsigned alg_scheme(int64_t alg, unsigned *logn)
+{
+	*logn = alg == FIDO2_COSE_ALG_FNDSA512 || alg == FIDO2_COSE_ALG_FALCON512_R3 ? 9 : 10;
+	if (alg == FIDO2_COSE_ALG_FNDSA512 || alg == FIDO2_COSE_ALG_FNDSA1024) {
+		return FIDO2_SCHEME_FNDSA;
+	}
+	if (alg == FIDO2_COSE_ALG_FALCON512_R3 || alg == FIDO2_COSE_ALG_FALCON1024_R3) {
+		return FIDO2_SCHEME_FALCON_R3;
+	}
+	return 0;
+}
+
+/* 1 if sig is a signature of m's scheme by m's key over msg, and not one
+   of the other scheme: FN-DSA: FA_FNDSA_SIG_SIZE bytes, header 0x30+logn,
+   fa_fndsa_verify (pure, empty context) accepts, fa_verify (round 3)
+   does not; round 3: compressed (header 0x30+logn), fa_verify accepts,
+   fa_fndsa_verify does not. */
+static int sig_ok(const made *m, const uint8_t *sig, size_t sig_len,
+	const uint8_t *msg, size_t msg_len)
+{
+	static uint8_t tmp[FA_TMPSIZE_FNDSA_VERIFY(10) + FA_TMPSIZE_VERIFY(10)];
+	int r3, fn;
+	if (sig_len < 1 || sig[0] != 0x30 + m->logn) return 0;
+	r3 = fa_verify(NULL, sig, sig_len, FA_SIG_COMPRESSED, m->pk, m->pk_len,
+		msg, msg_len, tmp, sizeof tmp);
+	fn = fa_fndsa_verify(NULL, sig, sig_len, m->pk, m->pk_len, NULL, 0,
+		FA_FNDSA_PH_NONE, msg, msg_len, tmp, sizeof tmp);
+	if (m->scheme == FIDO2_SCHEME_FNDSA) {
+		return sig_len == FA_FNDSA_SIG_SIZE(m->logn) && fn == FA_OK && r3 != FA_OK;
+	}
+	return r3 == FA_OK && fn != FA_OK;
+}
 
 /* Parses and checks a makeCredential response; verifies the attestation. */
 static int check_mc(size_t n, int64_t alg, made *m)
 {
 	fido2_cbor_item top, fmt, ad, st, a, sig, cose, v;
-	uint8_t tbs[4096], rph[32], tmp[FA_TMPSIZE_VERIFY(10)];
+	uint8_t tbs[4096], rph[32];
 	size_t ad_len, off;
 	int64_t x;
+	m->scheme = alg_scheme(alg, &m->logn);
 	if (n < 2 || RESP[0] != 0 || fido2_cbor_check(RESP + 1, n - 1) != 0) return 0;
 	fido2_cbor_item_at(RESP + 1, n - 1, &top);
 	if (!fido2_cbor_map_int(&top, 1, &fmt) || !fido2_cbor_text_eq(&fmt, "packed")) return 0;
@@ -123,14 +168,13 @@ static int check_mc(size_t n, int64_t alg, made *m)
 	if (!fido2_cbor_map_int(&cose, -1, &v) || v.major != FIDO2_CBOR_BYTES) return 0;
 	m->pk_len = (size_t)v.val;
 	memcpy(m->pk, v.data, m->pk_len);
+	if (m->pk_len != FA_PUBKEY_SIZE(m->logn) || m->pk[0] != m->logn
+		|| m->id[0] != m->scheme || m->id[1] != m->logn) return 0;
 	memset(tbs + ad_len, 0x11, 32);  /* clientDataHash */
-	if (sig.data[0] != 0x30 + (alg == FIDO2_COSE_ALG_FNDSA512 ? 9 : 10)) return 0;
-	if (fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
-		tbs, ad_len + 32, tmp, sizeof tmp) != FA_OK) return 0;
+	if (!sig_ok(m, sig.data, sig.val, tbs, ad_len + 32)) return 0;
 	/* The same signature over a modified message fails. */
 	tbs[ad_len] ^= 1;
-	return fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
-		tbs, ad_len + 32, tmp, sizeof tmp) == FA_ERR_BADSIG;
+	return !sig_ok(m, sig.data, sig.val, tbs, ad_len + 32);
 }
 
 /* Checks a getAssertion response signed by pk; returns its counter or 0. */
@@ -138,7 +182,7 @@ static uint32_t check_ga(size_t n, const made *m, const uint8_t cdh[32], uint8_t
 	fido2_cbor_item *user, uint64_t *ncred)
 {
 	fido2_cbor_item top, cred, id, ad, sig, v;
-	uint8_t tbs[128], tmp[FA_TMPSIZE_VERIFY(10)];
+	uint8_t tbs[128];
 	if (n < 2 || RESP[0] != 0 || fido2_cbor_check(RESP + 1, n - 1) != 0) return 0;
 	fido2_cbor_item_at(RESP + 1, n - 1, &top);
 	if (!fido2_cbor_map_int(&top, 1, &cred) || !fido2_cbor_map_text(&cred, "id", &id)
@@ -147,8 +191,10 @@ static uint32_t check_ga(size_t n, const made *m, const uint8_t cdh[32], uint8_t
 	if (!fido2_cbor_map_int(&top, 3, &sig)) return 0;
 	memcpy(tbs, ad.data, 37);
 	memcpy(tbs + 37, cdh, 32);
-	if (fa_verify(NULL, sig.data, sig.val, FA_SIG_COMPRESSED, m->pk, m->pk_len,
-		tbs, 69, tmp, sizeof tmp) != FA_OK) return 0;
+	if (!sig_ok(m, sig.data, sig.val, tbs, 69)) return 0;
+	tbs[68] ^= 1;
+	if (sig_ok(m, sig.data, sig.val, tbs, 69)) return 0;
+	tbs[68] ^= 1;
 	if (user && !fido2_cbor_map_int(&top, 4, user)) return 0;
 	if (ncred) *ncred = fido2_cbor_map_int(&top, 5, &v) ? v.val : 1;
 	return ((uint32_t)tbs[33] << 24) | ((uint32_t)tbs[34] << 16) | ((uint32_t)tbs[35] << 8) | tbs[36];
@@ -162,8 +208,20 @@ static void test_get_info(void)
 	n = call(REQ, 1);
 	CHECK(RESP[0] == 0 && fido2_cbor_check(RESP + 1, n - 1) == 0, "getInfo canonical");
 	fido2_cbor_item_at(RESP + 1, n - 1, &top);
-	CHECK(fido2_cbor_map_int(&top, 10, &v) && v.val == 2
-		&& fido2_cbor_array_at(&v, 0, &w), "algorithms listed");
+	CHECK(fido2_cbor_map_int(&top, 10, &v) && v.val == 4, "four algorithms listed");
+	{
+		static const int64_t want[4] = { FIDO2_COSE_ALG_FNDSA512,
+			FIDO2_COSE_ALG_FNDSA1024, FIDO2_COSE_ALG_FALCON512_R3,
+			FIDO2_COSE_ALG_FALCON1024_R3 };
+		fido2_cbor_item x;
+		int64_t al;
+		uint64_t i;
+		for (i = 0; i < 4 && i < v.val; i++) {
+			CHECK(fido2_cbor_array_at(&v, i, &w) && fido2_cbor_map_text(&w, "alg", &x)
+				&& fido2_cbor_get_int(&x, &al) == 0 && al == want[i],
+				"algorithm %u: %lld", (unsigned)i, (long long)want[i]);
+		}
+	}
 	CHECK(fido2_cbor_map_int(&top, 5, &v) && v.val == 7609, "maxMsgSize");
 	REQ[1] = 0xa0;
 	CHECK(call(REQ, 2) == 1 && RESP[0] == CTAP1_ERR_INVALID_LENGTH, "getInfo with parameters");
@@ -172,46 +230,64 @@ static void test_get_info(void)
 /* A non-discoverable credential's key is regenerated from its seed on
    every cold assertion, possibly by another backend (FALCON_ACCEL_BACKEND,
    or the firmware build): every available backend must derive the same
-   key pair from the same seed. */
+   key pair from the same seed, in both schemes. */
 static void test_keygen_same_on_every_backend(void)
 {
-	static uint8_t sk0[FA_PRIVKEY_SIZE(9)], pk0[FA_PUBKEY_SIZE(9)];
-	static uint8_t sk1[FA_PRIVKEY_SIZE(9)], pk1[FA_PUBKEY_SIZE(9)];
+	static uint8_t sk0[FA_FNDSA_PRIVKEY_SIZE(9)], pk0[FA_PUBKEY_SIZE(9)];
+	static uint8_t sk1[FA_FNDSA_PRIVKEY_SIZE(9)], pk1[FA_PUBKEY_SIZE(9)];
 	uint8_t seed[32];
 	size_t i;
-	int n = 0;
+	int n, fn;
 	memset(seed, 0x42, sizeof seed);
-	for (i = 0; i < fa_backend_count(); i++) {
-		const fa_backend *be = fa_backend_at(i);
-		fa_shake256_ctx rng;
-		/* rtl is the co-simulated accelerator: bit-exact with portable
-		   (tests/test_backend_rtl.c), far too slow for a keygen here. */
-		if (!fa_backend_available(be) || !strcmp(fa_backend_name(be), "rtl")) continue;
-		fa_shake256_init_prng_from_seed(&rng, seed, 32);
-		if (fa_keygen(be, &rng, 9, n ? sk1 : sk0, sizeof sk0, n ? pk1 : pk0,
-			sizeof pk0, TMP, sizeof TMP) != FA_OK) {
-			CHECK(0, "keygen on %s", fa_backend_name(be));
-			continue;
+	for (fn = 0; fn < 2; fn++) {
+		size_t skl = fn ? FA_FNDSA_PRIVKEY_SIZE(9) : FA_PRIVKEY_SIZE(9);
+		n = 0;
+		for (i = 0; i < fa_backend_count(); i++) {
+			const fa_backend *be = fa_backend_at(i);
+			fa_shake256_ctx rng;
+			int r;
+			/* rtl is the co-simulated accelerator: bit-exact with
+			   portable (tests/test_backend_rtl.c), far too slow for a
+			   keygen here. */
+			if (!fa_backend_available(be) || !strcmp(fa_backend_name(be), "rtl")) continue;
+			if (fn) {
+				r = fa_fndsa_keygen_seed(be, seed, 9, n ? sk1 : sk0, skl,
+					n ? pk1 : pk0, sizeof pk0, TMP, sizeof TMP);
+			} else {
+				fa_shake256_init_prng_from_seed(&rng, seed, 32);
+				r = fa_keygen(be, &rng, 9, n ? sk1 : sk0, skl, n ? pk1 : pk0,
+					sizeof pk0, TMP, sizeof TMP);
+			}
+			if (r != FA_OK) {
+				CHECK(0, "%s keygen on %s", fn ? "FN-DSA" : "round-3",
+					fa_backend_name(be));
+				continue;
+			}
+			if (n) {
+				CHECK(!memcmp(sk0, sk1, skl) && !memcmp(pk0, pk1, sizeof pk0),
+					"backend %s derives another %s key from the same seed",
+					fa_backend_name(be), fn ? "FN-DSA" : "round-3");
+			}
+			n++;
 		}
-		if (n) {
-			CHECK(!memcmp(sk0, sk1, sizeof sk0) && !memcmp(pk0, pk1, sizeof pk0),
-				"backend %s derives another key from the same seed",
-				fa_backend_name(be));
-		}
-		n++;
+		CHECK(n >= 1, "no backend available");
+		printf("%s keygen from a seed: %d backend(s) agree\n",
+			fn ? "FN-DSA" : "round-3", n);
 	}
-	CHECK(n >= 1, "no backend available");
-	printf("keygen from a seed: %d backend(s) agree\n", n);
 }
 
 /* The expanded-key cache (fido2_auth_set_ek_cache): authenticator B has
    it, A has not; both start from the same state and platform stream, get
-   the same requests and must answer the same bytes (fa_sign_tree on a
-   cached slot = fa_sign_dyn from the same PRNG state). Checked on the way:
-   hits, misses and LRU eviction (2 slots, 3 keys, both degrees) by the
-   count of expansions, the change callback before every change, a slot
-   whose bytes were damaged refused by the library and the signature still
-   right (fa_sign_dyn), Reset zeroising the buffer. */
+   the same requests and must answer the same bytes (fa_fndsa_sign_tree on
+   a cached slot = fa_fndsa_sign_seed from the same 40-byte seed; for
+   round 3 fa_sign_tree = fa_sign_dyn from the same PRNG state). Checked on
+   the way: hits, misses and LRU eviction (2 slots, 3 FN-DSA keys, both
+   degrees, then round-3 keys beside them) by the count of expansions, the
+   change callback before every change, a slot whose bytes were damaged
+   refused by the library and the signature still right (from the private
+   key), Reset zeroising the buffer. */
+#define FN FIDO2_SCHEME_FNDSA
+#define R3 FIDO2_SCHEME_FALCON_R3
 static fido2_auth B;
 static mem_store MSB;
 static test_plat TPB;
@@ -235,12 +311,13 @@ static int same_on_both(size_t n, const char *what)
 	return na >= 1 && RESP[0] == 0;
 }
 
-static int ek_slot_of(unsigned logn)
+static int ek_slot_of(unsigned scheme, unsigned logn)
 {
 	unsigned i;
 	int s = -1;
 	for (i = 0; i < FIDO2_EK_SLOTS; i++) {
-		if (fido2_auth_ek_slot_logn(&B, i) == logn) {
+		if (fido2_auth_ek_slot_logn(&B, i) == logn
+			&& fido2_auth_ek_slot_scheme(&B, i) == scheme) {
 			s = (int)i;
 		}
 	}
@@ -270,6 +347,8 @@ static void test_ek_cache(void)
 {
 	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
 	static const int64_t a1024[] = { FIDO2_COSE_ALG_FNDSA1024 };
+	static const int64_t r512[] = { FIDO2_COSE_ALG_FALCON512_R3 };
+	static const int64_t r1024[] = { FIDO2_COSE_ALG_FALCON1024_R3 };
 	uint8_t cdh[32];
 	unsigned ch;
 	int s;
@@ -309,36 +388,62 @@ static void test_ek_cache(void)
 	CHECK(B.ek_expansions == 1 && ek_changes == ch, "warm: no expansion, no change");
 	CHECK(same_on_both(mc_req("b.example", "bob", a1024, 1, 1, NULL, 0),
 		"makeCredential bob 1024"), "bob made");
-	CHECK(B.ek_expansions == 2 && ek_slot_of(10) >= 0 && ek_slot_of(9) >= 0,
+	CHECK(B.ek_expansions == 2 && ek_slot_of(FN, 10) >= 0 && ek_slot_of(FN, 9) >= 0,
 		"bob in the second slot, alice kept");
 	CHECK(same_on_both(ga_req("a.example", cdh, NULL, 1), "alice after bob"), "alice");
 	CHECK(B.ek_expansions == 2, "alice still cached");
 	CHECK(same_on_both(mc_req("c.example", "carol", a512, 1, 1, NULL, 0),
 		"makeCredential carol 512"), "carol made");
-	CHECK(B.ek_expansions == 3 && ek_slot_of(10) < 0, "carol evicted bob (LRU)");
+	CHECK(B.ek_expansions == 3 && ek_slot_of(FN, 10) < 0, "carol evicted bob (LRU)");
 	CHECK(same_on_both(ga_req("b.example", cdh, NULL, 1), "bob again (cold)"), "bob");
-	CHECK(B.ek_expansions == 4 && ek_slot_of(10) >= 0, "bob re-expanded");
+	CHECK(B.ek_expansions == 4 && ek_slot_of(FN, 10) >= 0, "bob re-expanded");
 	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol (warm)"), "carol");
 	CHECK(B.ek_expansions == 4, "carol was kept, alice evicted");
 
 	/* Damage carol's slot: fa_sign_tree refuses it, fa_sign_dyn signs,
 	   the slot is dropped and the next assertion expands again. */
-	s = ek_slot_of(9);
+	s = ek_slot_of(FN, 9);
 	CHECK(s >= 0, "carol's slot");
 	EK[FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + 4000] ^= 0x10;
 	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol, damaged slot"),
 		"carol signs through the fallback");
-	CHECK(ek_slot_of(9) < 0 && B.ek_expansions == 4, "damaged slot dropped");
+	CHECK(ek_slot_of(FN, 9) < 0 && B.ek_expansions == 4, "damaged slot dropped");
 	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol re-expanded"),
 		"carol");
 	CHECK(B.ek_expansions == 5, "carol expanded again");
+
+	/* Round-3 credentials beside FN-DSA ones: dave (round-3 512) takes
+	   bob's slot (the least recently used), asserts warm; a damaged slot
+	   falls back to fa_sign_dyn; erin (round-3 1024, non-discoverable)
+	   then evicts carol, and carol (FN-DSA) evicts dave. */
+	CHECK(same_on_both(mc_req("d.example", "dave", r512, 1, 1, NULL, 0),
+		"makeCredential dave round-3 512"), "dave made");
+	CHECK(B.ek_expansions == 6 && ek_slot_of(R3, 9) >= 0 && ek_slot_of(FN, 9) >= 0
+		&& ek_slot_of(FN, 10) < 0, "dave (round 3) beside carol (FN-DSA)");
+	CHECK(same_on_both(ga_req("d.example", cdh, NULL, 1), "dave (warm)"), "dave");
+	CHECK(B.ek_expansions == 6, "dave warm");
+	s = ek_slot_of(R3, 9);
+	EK[FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s) + 4000] ^= 0x10;
+	CHECK(same_on_both(ga_req("d.example", cdh, NULL, 1), "dave, damaged slot"),
+		"dave signs through the fallback");
+	CHECK(ek_slot_of(R3, 9) < 0 && B.ek_expansions == 6, "dave's damaged slot dropped");
+	CHECK(same_on_both(mc_req("e.example", "erin", r1024, 1, 0, NULL, 0),
+		"makeCredential erin round-3 1024"), "erin made");
+	CHECK(ek_slot_of(R3, 10) >= 0 && ek_slot_of(FN, 9) >= 0 && B.ek_expansions == 7,
+		"erin in the free slot");
+	CHECK(same_on_both(ga_req("d.example", cdh, NULL, 1), "dave re-expanded"), "dave");
+	CHECK(ek_slot_of(R3, 9) >= 0 && ek_slot_of(FN, 9) < 0 && B.ek_expansions == 8,
+		"dave evicted carol");
+	CHECK(same_on_both(ga_req("c.example", cdh, NULL, 1), "carol after dave"), "carol");
+	CHECK(ek_slot_of(FN, 9) >= 0 && ek_slot_of(R3, 10) < 0 && B.ek_expansions == 9,
+		"carol evicted erin");
 
 	/* Reset zeroises every slot. */
 	ch = ek_changes;
 	REQ[0] = CTAP2_CMD_RESET;
 	CHECK(same_on_both(1, "reset"), "reset");
 	CHECK(ek_empty(EK, FIDO2_EK_SLOTS, &B.st) && B.st.epoch == A.st.epoch
-		&& ek_slot_of(9) < 0 && ek_slot_of(10) < 0
+		&& ek_slot_of(FN, 9) < 0 && ek_slot_of(FN, 10) < 0 && ek_slot_of(R3, 9) < 0
 		&& ek_changes > ch, "reset zeroised the cache (header: the new epoch)");
 }
 
@@ -377,7 +482,8 @@ static int pslot_of(const made *m)
 	unsigned i;
 	for (i = 0; i < FIDO2_EK_SLOTS; i++) {
 		memcpy(meta, PEK + FIDO2_EK_META_OFF(i), sizeof meta);
-		if (meta[0] == 1 && meta[1] == 9 && !memcmp(PEK + FIDO2_EK_META_OFF(i) + 16,
+		if (meta[0] == 1 && meta[1] == m->logn && meta[3] == m->scheme
+			&& !memcmp(PEK + FIDO2_EK_META_OFF(i) + 16,
 			m->id, FIDO2_CRED_ID_LEN)) {
 			return (int)i;
 		}
@@ -406,9 +512,10 @@ static void test_ek_persistent(void)
 	static made alice, bob, carol;
 	static const struct { size_t off; uint32_t v; const char *what; } bad[] = {
 		{ 0, 0x43454147u, "magic" },
-		{ 4, 2, "version" },
+		{ 4, 1, "version 1 (before FN-DSA)" },
 		{ 8, 3, "slot count" },
 		{ 12, FIDO2_EK_SLOT_SIZE - 8, "slot size" },
+		{ 12, FA_EXPANDED_KEY_SIZE(10), "slot size of version 1" },
 		{ 16, FIDO2_EK_META_SIZE + 8, "metadata size" },
 		{ 20, 77, "epoch" },
 		{ 24, 0, "secret fingerprint, low word" },
@@ -417,7 +524,8 @@ static void test_ek_persistent(void)
 		{ FIDO2_EK_META_OFF(1), 0xffffffffu, "used = ~0 (erased)" },
 		{ FIDO2_EK_META_OFF(0) + 4, 11, "logn 11" },
 		{ FIDO2_EK_META_OFF(1) + 4, 8, "logn 8" },
-		{ FIDO2_EK_META_OFF(1) + 12, 5, "metadata zero word" },
+		{ FIDO2_EK_META_OFF(1) + 12, 3, "scheme 3" },
+		{ FIDO2_EK_META_OFF(0) + 12, 0, "scheme 0 in a used slot" },
 	};
 	size_t i, k;
 	int s;
@@ -438,8 +546,8 @@ static void test_ek_persistent(void)
 	CHECK(fido2_auth_ek_slot_logn(&P, 0) == 9 && fido2_auth_ek_slot_logn(&P, 1) == 9
 		&& pslot_of(&alice) == 0 && pslot_of(&bob) == 1, "two slots in use, by ID");
 	for (i = 0, k = 0; i < sizeof PEK; i++) {
-		k += i + FA_PRIVKEY_SIZE(9) <= sizeof PEK
-			&& !memcmp(PEK + i, MSP.creds[0].sk, FA_PRIVKEY_SIZE(9));
+		k += i + FA_FNDSA_PRIVKEY_SIZE(9) <= sizeof PEK
+			&& !memcmp(PEK + i, MSP.creds[0].sk, FA_FNDSA_PRIVKEY_SIZE(9));
 	}
 	CHECK(k == 0, "no encoded private key in the cache buffer");
 
@@ -507,7 +615,7 @@ static void test_ek_persistent(void)
 	CHECK(P.ek_adopted && passert(&bob, "bob torn") == 1, "torn slot: bob re-expanded");
 	CHECK(pslot_of(&bob) >= 0 && !memcmp(PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS,
 		pslot_of(&bob)), PSNAP + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, s),
-		FA_EXPANDED_KEY_SIZE(9)), "re-expanded bytes equal the complete expansion");
+		FA_FNDSA_EXPANDED_KEY_SIZE(9)), "re-expanded bytes equal the complete expansion");
 	/* torn ID copy: used = 0, the expanded key complete, the ID in the
 	   metadata half written */
 	memcpy(PEK, PSNAP, sizeof PEK);
@@ -549,9 +657,11 @@ static void test_ek_persistent(void)
    modelled as snapshot k with a random subset (and a prefix) of the bytes
    that differ in snapshot k+1. Every such state must boot (adopted or
    formatted) with no slot marked used whose bytes are not a complete
-   expansion of the key its ID names: fa_sign_tree accepts the slot and the
-   signature verifies under that credential's public key, created in the
-   device epoch the state boots with. */
+   expansion of the key its ID names: the slot's scheme is the
+   credential's, fa_fndsa_sign_tree (FN-DSA) or fa_sign_tree (round 3)
+   accepts the slot and the signature verifies under that credential's
+   public key, created in the device epoch the state boots with. The
+   workload has credentials of both schemes. */
 #define CUT_MAX 64
 static uint8_t CUT_EK[CUT_MAX][sizeof PEK] __attribute__((aligned(8)));
 static mem_store CUT_MS[CUT_MAX];
@@ -569,12 +679,15 @@ static void cut_snap(void *u)
 
 static void test_ek_power_cuts(void)
 {
-	static const int64_t a512[] = { FIDO2_COSE_ALG_FNDSA512 };
+	/* both schemes in the workload */
+	static const int64_t alg[4] = { FIDO2_COSE_ALG_FNDSA512, FIDO2_COSE_ALG_FALCON512_R3,
+		FIDO2_COSE_ALG_FNDSA512, FIDO2_COSE_ALG_FALCON512_R3 };
 	static made m[4];
 	static uint32_t m_epoch[4];
 	static const char *const names[4] = { "ann", "ben", "cy", "dee" };
 	static const int rk[4] = { 1, 0, 1, 1 };
-	static uint8_t sig[FA_SIG_COMPRESSED_MAXSIZE(9)], vtmp[FA_TMPSIZE_VERIFY(9)];
+	static uint8_t sig[FIDO2_SIG_MAX], vtmp[FA_TMPSIZE_VERIFY(9)];
+	uint8_t ss[40];
 	fa_shake256_ctx rng;
 	uint32_t x = 12345;
 	unsigned k, v, i, j, checked = 0, adopted = 0;
@@ -588,8 +701,8 @@ static void test_ek_power_cuts(void)
 	P.ek_persist = cut_snap;
 	fido2_auth_set_ek_cache_persistent(&P, PEK, sizeof PEK, NULL);
 	for (i = 0; i < 3; i++) {
-		CHECK(check_mc(pcall(mc_req("example.com", names[i], a512, 1, rk[i], NULL, 0)),
-			FIDO2_COSE_ALG_FNDSA512, &m[i]), "%s made", names[i]);
+		CHECK(check_mc(pcall(mc_req("example.com", names[i], &alg[i], 1, rk[i], NULL, 0)),
+			alg[i], &m[i]), "%s made", names[i]);
 		m_epoch[i] = P.st.epoch;
 		if (i == 1) {
 			passert(&m[0], "ann");
@@ -599,8 +712,8 @@ static void test_ek_power_cuts(void)
 	passert(&m[0], "ann evicted");          /* evicts cy */
 	REQ[0] = CTAP2_CMD_RESET;
 	CHECK(pcall(1) == 1 && RESP[0] == 0, "reset");
-	CHECK(check_mc(pcall(mc_req("example.com", names[3], a512, 1, rk[3], NULL, 0)),
-		FIDO2_COSE_ALG_FNDSA512, &m[3]), "dee made");
+	CHECK(check_mc(pcall(mc_req("example.com", names[3], &alg[3], 1, rk[3], NULL, 0)),
+		alg[3], &m[3]), "dee made");
 	m_epoch[3] = P.st.epoch;
 	CHECK(ncut >= 20 && ncut <= CUT_MAX, "%u ordering points recorded", ncut);
 	if (ncut > CUT_MAX) ncut = CUT_MAX;
@@ -636,12 +749,27 @@ static void test_ek_power_cuts(void)
 				CHECK(j < 4 && m_epoch[j] == P.st.epoch,
 					"cut %u.%u: slot %u used for a credential of this epoch", k, v, i);
 				if (j >= 4) continue;
-				CHECK(fa_sign_tree(NULL, &rng, sig, &sl, FA_SIG_COMPRESSED,
-					PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, i), "cut", 3,
-					TMPB, sizeof TMPB) == FA_OK
-					&& fa_verify(NULL, sig, sl, FA_SIG_COMPRESSED, m[j].pk,
-						m[j].pk_len, "cut", 3, vtmp, sizeof vtmp) == FA_OK,
-					"cut %u.%u: slot %u (%s) is a complete expansion", k, v, i, names[j]);
+				CHECK(fido2_auth_ek_slot_scheme(&P, i) == m[j].scheme,
+					"cut %u.%u: slot %u of %s's scheme", k, v, i, names[j]);
+				if (m[j].scheme == FIDO2_SCHEME_FNDSA) {
+					fa_shake256_extract(&rng, ss, sizeof ss);
+					CHECK(fa_fndsa_sign_tree(NULL, NULL, ss, sig,
+						FA_FNDSA_SIG_SIZE(9), PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, i),
+						NULL, 0, FA_FNDSA_PH_NONE, "cut", 3, TMPB, sizeof TMPB) == FA_OK
+						&& fa_fndsa_verify(NULL, sig, FA_FNDSA_SIG_SIZE(9), m[j].pk,
+							m[j].pk_len, NULL, 0, FA_FNDSA_PH_NONE, "cut", 3,
+							vtmp, sizeof vtmp) == FA_OK,
+						"cut %u.%u: slot %u (%s) is a complete expansion", k, v, i,
+						names[j]);
+				} else {
+					CHECK(fa_sign_tree(NULL, &rng, sig, &sl, FA_SIG_COMPRESSED,
+						PEK + FIDO2_EK_SLOT_OFF(FIDO2_EK_SLOTS, i), "cut", 3,
+						TMPB, sizeof TMPB) == FA_OK
+						&& fa_verify(NULL, sig, sl, FA_SIG_COMPRESSED, m[j].pk,
+							m[j].pk_len, "cut", 3, vtmp, sizeof vtmp) == FA_OK,
+						"cut %u.%u: slot %u (%s) is a complete expansion", k, v, i,
+						names[j]);
+				}
 				checked++;
 			}
 		}
@@ -650,6 +778,143 @@ static void test_ek_power_cuts(void)
 		checked, adopted);
 	printf("ek power cuts: %u ordering points, %u used slots checked, %u states adopted\n",
 		ncut, checked, adopted);
+}
+
+/* The seed a credential ID wraps (the authenticator's wrap key, the rpId
+   hash and the ID's header bytes as associated data): 0 or -1. */
+static int open_id(const fido2_auth *a, const char *rp, const uint8_t *id,
+	uint8_t seed[32])
+{
+	uint8_t aad[34];
+	fido2_sha256(rp, strlen(rp), aad);
+	aad[32] = id[0];
+	aad[33] = id[1];
+	memcpy(seed, id + 14, 32);
+	return fido2_aead_open(a->wrap_key, id + 2, aad, 34, seed, 32, id + 46);
+}
+
+/* FN-DSA exactly: the credential's key pair is fa_fndsa_keygen_seed's from
+   the 32-byte seed its ID wraps (the COSE key's pub is its public key,
+   the stored record its private key), and a signature is
+   fa_fndsa_sign_seed's, pure with an empty context, over authenticatorData
+   || clientDataHash, from the 40 bytes the platform's RNG gave for it
+   (the test platform is a SHAKE256 stream: a copy of it taken before the
+   request yields them) -- byte for byte, attestation and assertions, with
+   and without the expanded-key cache; with a context or pre-hashed the
+   bytes differ. A round-3 credential: fa_keygen from the SHAKE256 PRNG
+   of the seed, fa_sign_dyn from the PRNG of the next 48 bytes. Then the
+   scheme byte of an ID is authenticated both ways, and a stored record
+   whose scheme disagrees with its ID is refused. */
+static void test_exact(void)
+{
+	static const int64_t algs[4] = { FIDO2_COSE_ALG_FNDSA512, FIDO2_COSE_ALG_FNDSA1024,
+		FIDO2_COSE_ALG_FALCON512_R3, FIDO2_COSE_ALG_FALCON1024_R3 };
+	static uint8_t sk[FA_FNDSA_PRIVKEY_SIZE(10)], pk[FA_PUBKEY_SIZE(10)];
+	static uint8_t sig[FIDO2_SIG_MAX];
+	static made m[4];
+	static uint8_t ekbuf[FIDO2_EK_CACHE_SIZE(FIDO2_EK_SLOTS)] __attribute__((aligned(8)));
+	uint8_t seed[32], ss[48], cdh[32], tbs[80];
+	fido2_cbor_item top, ad, sg;
+	fa_shake256_ctx before, rng;
+	unsigned k, round;
+	size_t n, sl;
+	int r;
+
+	memset(&MS, 0, sizeof MS);
+	test_plat_init(&TP, "exact");
+	boot();
+	for (round = 0; round < 2; round++) {
+	for (k = 0; k < 4; k++) {
+		unsigned logn, sch = alg_scheme(algs[k], &logn);
+		size_t skl = sch == FIDO2_SCHEME_FNDSA ? FA_FNDSA_PRIVKEY_SIZE(logn)
+			: FA_PRIVKEY_SIZE(logn);
+		char user[8];
+		if (round == 1 && k == 0) {
+			/* the second round with the expanded-key cache */
+			fido2_auth_set_ek_cache(&A, ekbuf, sizeof ekbuf, NULL);
+		}
+		snprintf(user, sizeof user, "u%u%u", round, k);
+		n = call(REQ, mc_req("example.com", user, &algs[k], 1, 1, NULL, 0));
+		CHECK(check_mc(n, algs[k], &m[k]) && m[k].scheme == sch,
+			"exact %u: alg %lld made", k, (long long)algs[k]);
+		CHECK(open_id(&A, "example.com", m[k].id, seed) == 0,
+			"exact %u: the ID opens", k);
+		if (sch == FIDO2_SCHEME_FNDSA) {
+			r = fa_fndsa_keygen_seed(NULL, seed, logn, sk, skl, pk, sizeof pk,
+				TMPB, sizeof TMPB);
+		} else {
+			fa_shake256_init_prng_from_seed(&rng, seed, 32);
+			r = fa_keygen(NULL, &rng, logn, sk, skl, pk, sizeof pk, TMPB, sizeof TMPB);
+		}
+		CHECK(r == FA_OK && !memcmp(pk, m[k].pk, m[k].pk_len),
+			"exact %u: the COSE key is the seeded key generation's public key", k);
+		CHECK(MS.n >= 1 && !memcmp(MS.creds[MS.n - 1].id, m[k].id, FIDO2_CRED_ID_LEN)
+			&& !memcmp(MS.creds[MS.n - 1].sk, sk, skl)
+			&& MS.creds[MS.n - 1].scheme == sch && MS.creds[MS.n - 1].logn == logn,
+			"exact %u: the stored record holds that private key and scheme", k);
+
+		/* an assertion, re-signed here from the same RNG bytes */
+		memset(cdh, (int)(0x20 + k), 32);
+		before = TP.rng;
+		n = call(REQ, ga_req("example.com", cdh, m[k].id, 1));
+		CHECK(check_ga(n, &m[k], cdh, 0x01, NULL, NULL) > 0,
+			"exact %u: assertion verifies", k);
+		fido2_cbor_item_at(RESP + 1, n - 1, &top);
+		if (!fido2_cbor_map_int(&top, 2, &ad) || !fido2_cbor_map_int(&top, 3, &sg)
+			|| ad.val != 37) {
+			CHECK(0, "exact %u: assertion parsed", k);
+			continue;
+		}
+		memcpy(tbs, ad.data, 37);
+		memcpy(tbs + 37, cdh, 32);
+		sl = sizeof sig;
+		if (sch == FIDO2_SCHEME_FNDSA) {
+			uint8_t h[32];
+			fa_shake256_extract(&before, ss, 40);
+			r = fa_fndsa_sign_seed(NULL, ss, sig, FA_FNDSA_SIG_SIZE(logn), sk, skl,
+				NULL, 0, FA_FNDSA_PH_NONE, tbs, 69, TMPB, sizeof TMPB);
+			sl = FA_FNDSA_SIG_SIZE(logn);
+			CHECK(r == FA_OK && sg.val == sl && !memcmp(sig, sg.data, sl),
+				"exact %u: the signature is fa_fndsa_sign_seed's (pure, empty"
+				" context) from the RNG's 40 bytes", k);
+			r = fa_fndsa_sign_seed(NULL, ss, sig, sl, sk, skl, "x", 1,
+				FA_FNDSA_PH_NONE, tbs, 69, TMPB, sizeof TMPB);
+			CHECK(r == FA_OK && memcmp(sig, sg.data, sl) != 0,
+				"exact %u: not the one with a context", k);
+			fa_sha256(h, tbs, 69);
+			r = fa_fndsa_sign_seed(NULL, ss, sig, sl, sk, skl, NULL, 0,
+				FA_FNDSA_PH_SHA256, h, 32, TMPB, sizeof TMPB);
+			CHECK(r == FA_OK && memcmp(sig, sg.data, sl) != 0,
+				"exact %u: not the pre-hashed one", k);
+		} else {
+			fa_shake256_extract(&before, ss, 48);
+			fa_shake256_init_prng_from_seed(&rng, ss, 48);
+			r = fa_sign_dyn(NULL, &rng, sig, &sl, FA_SIG_COMPRESSED, sk, skl,
+				tbs, 69, TMPB, sizeof TMPB);
+			CHECK(r == FA_OK && sg.val == sl && !memcmp(sig, sg.data, sl),
+				"exact %u: the signature is fa_sign_dyn's from the RNG's 48 bytes", k);
+		}
+	}
+	}
+
+	/* the scheme byte is authenticated: an FN-DSA ID with 0x01, a round-3
+	   ID with 0x02, do not open */
+	for (k = 0; k < 4; k += 2) {
+		made t = m[k];
+		t.id[0] ^= 3;    /* 1 <-> 2 */
+		memset(cdh, 0x77, 32);
+		n = call(REQ, ga_req("example.com", cdh, t.id, 1));
+		CHECK(n == 1 && RESP[0] == CTAP2_ERR_NO_CREDENTIALS,
+			"exact %u: the ID with the other scheme byte does not open", k);
+	}
+	/* a stored record of another scheme than its ID: refused, not signed */
+	MS.creds[MS.n - 1].scheme = FIDO2_SCHEME_FNDSA;    /* m[3] is round 3 */
+	n = call(REQ, ga_req("example.com", cdh, m[3].id, 1));
+	CHECK(n == 1 && RESP[0] == CTAP1_ERR_OTHER, "record/ID scheme mismatch refused");
+	MS.creds[MS.n - 1].scheme = FIDO2_SCHEME_FALCON_R3;
+	CHECK(check_ga(call(REQ, ga_req("example.com", cdh, m[3].id, 1)), &m[3], cdh,
+		0x01, NULL, NULL) > 0, "and signs again once it agrees");
+	memset(&MS, 0, sizeof MS);
 }
 
 /* rpId validation: makeCredential and getAssertion with an rpId of the
@@ -746,6 +1011,7 @@ int main(void)
 	test_ek_cache();
 	test_ek_persistent();
 	test_ek_power_cuts();
+	test_exact();
 	test_plat_init(&TP, "ctap2 test");
 	boot();
 	test_get_info();
@@ -782,6 +1048,19 @@ int main(void)
 	CHECK(MS.n == 1, "discoverable stored");
 	n = call(REQ, mc_req("example.com", "bob", es256, 1, 0, NULL, 0));
 	CHECK(n == 1 && RESP[0] == CTAP2_ERR_UNSUPPORTED_ALGORITHM, "ES256 only");
+	/* the relying party's order: round-3 Falcon-1024 (private use) first */
+	{
+		static const int64_t r3first[] = { -7, FIDO2_COSE_ALG_FALCON1024_R3,
+			FIDO2_COSE_ALG_FNDSA512 };
+		made mr;
+		n = call(REQ, mc_req("example.com", "ray", r3first, 3, 0, NULL, 0));
+		CHECK(check_mc(n, FIDO2_COSE_ALG_FALCON1024_R3, &mr)
+			&& mr.scheme == FIDO2_SCHEME_FALCON_R3 && mr.logn == 10,
+			"round-3 Falcon-1024 chosen in the RP's order");
+		c = check_ga(call(REQ, ga_req("example.com", cdh, mr.id, 1)), &mr, cdh, 0x01,
+			NULL, NULL);
+		CHECK(c > mr.counter, "round-3 assertion verifies (fa_verify, not FN-DSA)");
+	}
 	n = call(REQ, mc_req("example.com", "x", a512, 1, 0, NULL, 1));
 	CHECK(n == 1 && RESP[0] == CTAP2_ERR_UNSUPPORTED_OPTION, "uv=true");
 

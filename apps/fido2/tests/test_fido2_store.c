@@ -8,8 +8,11 @@
  * name and left untouched; a Reset interrupted after its commit point
  * (new epoch with FIDO2_STATE_RESET_PENDING, old records still there) is
  * finished by the authenticator's start; a state file of the first layout
- * still loads; a failed write names the file and the reason; and the
- * authenticator's counter never repeats across reopen.
+ * still loads, and a credential record of the first layout (round 3,
+ * before FN-DSA) reads as round 3 (one whose ID names FN-DSA is refused
+ * as corrupt) and is replaced in the current layout; records of both
+ * schemes round-trip; a failed write names the file and the reason; and
+ * the authenticator's counter never repeats across reopen.
  */
 #define _GNU_SOURCE
 #include "fido2_test_util.h"
@@ -28,10 +31,16 @@ static void mkcred(fido2_cred *c, const char *user, uint32_t epoch, uint8_t tag)
 	memset(c->rp_id_hash, 0x33, 32);
 	c->user_id_len = (uint8_t)strlen(user);
 	memcpy(c->user_id, user, c->user_id_len);
+	/* both schemes; the ID's header bytes name the record's scheme and
+	   degree (the decoder checks it), the key fills its scheme's size */
+	c->scheme = (tag & 1) ? FIDO2_SCHEME_FNDSA : FIDO2_SCHEME_FALCON_R3;
 	c->logn = 9;
+	c->id[0] = c->scheme;
+	c->id[1] = c->logn;
 	c->epoch = epoch;
 	c->created = tag;
-	memset(c->sk, tag ^ 0x5a, sizeof c->sk);
+	memset(c->sk, tag ^ 0x5a, c->scheme == FIDO2_SCHEME_FNDSA
+		? FA_FNDSA_PRIVKEY_SIZE(9) : FA_PRIVKEY_SIZE(9));
 }
 
 static int count_files(const char *dir, const char *suffix)
@@ -90,6 +99,61 @@ int main(void)
 		mkcred(&c, got.user_id_len == 5 ? "alice" : "bob", 1,
 			got.user_id_len == 5 ? 3 : 2);
 		CHECK(!memcmp(&got, &c, sizeof c), "record %d identical after reopen", i);
+	}
+
+	/* A record of the first layout (FAF2CRD1, a round-3 credential
+	   written before FN-DSA) reads as round 3 with its key; one whose ID
+	   names FN-DSA is refused as corrupt; the account's next credential
+	   replaces it in the current layout. */
+	{
+		static uint8_t v2[FIDO2_CRED_SER_LEN], b[8 + FIDO2_CRED_SER_LEN_V1 + 32];
+		uint8_t nb[33 + 5], h[32];
+		char name[64];
+		FILE *f;
+		struct stat sb;
+		int k, found = 0;
+		mkcred(&c, "olga", 1, 4);
+		CHECK(c.scheme == FIDO2_SCHEME_FALCON_R3, "olga is round 3");
+		for (k = 0; k < 2; k++) {
+			/* the store's file name: H(rpIdHash || len || user id) */
+			memcpy(nb, c.rp_id_hash, 32);
+			nb[32] = c.user_id_len;
+			memcpy(nb + 33, c.user_id, c.user_id_len);
+			fido2_sha256(nb, 33u + c.user_id_len, h);
+			strcpy(name, "cred-");
+			for (i = 0; i < 16; i++) sprintf(name + 5 + 2 * i, "%02x", h[i]);
+			snprintf(path, sizeof path, "%s/%s.bin", dir, name);
+			fido2_cred_serialize(&c, v2);
+			memcpy(b, "FAF2CRD1", 8);
+			memcpy(b + 8, v2, FIDO2_CRED_SER_HEAD);
+			memcpy(b + 8 + FIDO2_CRED_SER_HEAD, c.sk, FA_PRIVKEY_SIZE(10));
+			fido2_sha256(b, 8 + FIDO2_CRED_SER_LEN_V1, b + 8 + FIDO2_CRED_SER_LEN_V1);
+			f = fopen(path, "wb");
+			CHECK(f && fwrite(b, 1, sizeof b, f) == sizeof b, "write a v1 record");
+			fclose(f);
+			if (k == 0) {
+				CHECK(fido2_file_store_open(&FS, dir) == 0 && FS.ncreds == 3,
+					"v1 record loads (%s)", FS.err);
+				for (i = 0; i < FS.ncreds; i++) {
+					fido2_file_store_ops.cred_get(&FS, i, &got);
+					found += !memcmp(&got, &c, sizeof c);
+				}
+				CHECK(found == 1, "v1 record: round 3, the key intact");
+				c.id[0] = FIDO2_SCHEME_FNDSA;   /* next: an ID of the other scheme */
+			} else {
+				CHECK(fido2_file_store_open(&FS, dir) == -1
+					&& strstr(FS.err, "corrupt record") && strstr(FS.err, path),
+					"v1 record with an FN-DSA ID refused (%s)", FS.err);
+			}
+		}
+		mkcred(&c, "olga", 1, 5);
+		CHECK(c.scheme == FIDO2_SCHEME_FNDSA, "olga's next credential is FN-DSA");
+		CHECK(fido2_file_store_ops.cred_put(&FS, &c) == 0
+			&& stat(path, &sb) == 0 && sb.st_size == 8 + FIDO2_CRED_SER_LEN + 32
+			&& fido2_file_store_open(&FS, dir) == 0 && FS.ncreds == 3,
+			"replaced by a v2 record (%s)", FS.err);
+		CHECK(unlink(path) == 0 && fido2_file_store_open(&FS, dir) == 0
+			&& FS.ncreds == 2, "olga removed again");
 	}
 
 	/* A write killed before its rename leaves a tmp file: ignored, removed. */

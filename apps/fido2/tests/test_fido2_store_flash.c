@@ -11,10 +11,15 @@
  * FIDO2_STATE_RESET_PENDING (commit), the wipe, the flag cleared. A flash
  * that is neither blank nor a committed bank, records without a state and
  * a record of another epoch without a Reset in progress are refused (-2,
- * with the reason) and the flash is left as it was.
+ * with the reason) and the flash is left as it was. A credential record of
+ * the first layout (type 2, before FN-DSA) reads as round-3 Falcon, is
+ * kept as it is by compaction, and its account's next credential is
+ * written in the current layout; one whose ID names another scheme is
+ * refused by the decoder.
  */
 #include "fido2_test_util.h"
 #include "fido2_store_flash.h"
+#include "fido2_sha256.h"
 
 #define PS 2048u
 #define NP 64u
@@ -91,10 +96,103 @@ static void mk(fido2_cred *c, int acc, uint32_t version, uint32_t epoch)
 	memcpy(c->user_id, "user", 4);
 	c->user_id[3] = (uint8_t)('0' + acc);
 	memset(c->id, (int)version, sizeof c->id);
-	c->logn = 9;
+	/* both schemes and degrees; the ID's header bytes name them (the
+	   decoder checks it), the key fills its scheme's size */
+	c->scheme = (version & 1) ? FIDO2_SCHEME_FNDSA : FIDO2_SCHEME_FALCON_R3;
+	c->logn = (acc & 1) ? 10 : 9;
+	c->id[0] = c->scheme;
+	c->id[1] = c->logn;
 	c->epoch = epoch;
 	c->created = version;
-	memset(c->sk, (int)(version * 7 + acc), sizeof c->sk);
+	memset(c->sk, (int)(version * 7 + acc), c->scheme == FIDO2_SCHEME_FNDSA
+		? FA_FNDSA_PRIVKEY_SIZE(c->logn) : FA_PRIVKEY_SIZE(c->logn));
+}
+
+/* Programs a committed record of the given type and payload at the end of
+   the live log (the store's record format, written here by hand: what an
+   earlier firmware left). */
+static void put_raw_record(fido2_flash_store *fs, uint16_t type, const uint8_t *p,
+	uint32_t n)
+{
+	uint32_t addr = fs->bank * (NP / 2) * PS + fs->head, i;
+	uint8_t hdr[8] = { 'F', 'A', '2', 'R', (uint8_t)type, (uint8_t)(type >> 8),
+		(uint8_t)n, (uint8_t)(n >> 8) };
+	uint8_t sum[32];
+	fido2_sha256_ctx sc;
+	fido2_sha256_init(&sc);
+	fido2_sha256_update(&sc, hdr, 8);
+	fido2_sha256_update(&sc, p, n);
+	fido2_sha256_final(&sc, sum);
+	for (i = 0; i < 8; i++) FL[addr + i] &= hdr[i];
+	for (i = 0; i < n; i++) FL[addr + 8 + i] &= p[i];
+	for (i = 0; i < 32; i++) FL[addr + 8 + n + i] &= sum[i];
+	for (i = 0; i < 4; i++) FL[addr + 8 + n + 32 + i] = 0;
+}
+
+/* The version-1 layout of a round-3 credential (fido2_ctap2.h): the
+   version-2 fields up to "created", then the round-3 key. */
+static void v1_payload(const fido2_cred *c, uint8_t *out)
+{
+	static uint8_t v2[FIDO2_CRED_SER_LEN];
+	fido2_cred_serialize(c, v2);
+	memcpy(out, v2, FIDO2_CRED_SER_HEAD);
+	memcpy(out + FIDO2_CRED_SER_HEAD, c->sk, FA_PRIVKEY_SIZE(10));
+}
+
+static void test_v1_record(fido2_flash_store *fs)
+{
+	static uint8_t p[FIDO2_CRED_SER_LEN_V1];
+	fido2_dev_state st;
+	fido2_cred old, got, c;
+	int i, n, found;
+
+	memset(FL, 0xff, sizeof FL);
+	CHECK(fido2_flash_store_mount(fs, &FLASH) == 0, "v1: blank");
+	memset(&st, 0, sizeof st);
+	st.epoch = 1;
+	CHECK(fido2_flash_store_ops.save_state(fs, &st) == 0, "v1: state");
+	mk(&old, 2, 4, 1);   /* even version: round 3, account 2: logn 9 */
+	CHECK(old.scheme == FIDO2_SCHEME_FALCON_R3, "v1: a round-3 credential");
+	v1_payload(&old, p);
+	put_raw_record(fs, 2, p, sizeof p);
+	CHECK(fido2_flash_store_mount(fs, &FLASH) == 0
+		&& fido2_flash_store_ops.cred_count(fs) == 1
+		&& fido2_flash_store_ops.cred_get(fs, 0, &got) == 0
+		&& !memcmp(&got, &old, sizeof got), "v1 record read as round 3, key intact");
+	/* compaction (a torn tail forces one) keeps it as it is */
+	fs->dirty = 1;
+	mk(&c, 3, 7, 1);
+	CHECK(fido2_flash_store_ops.cred_put(fs, &c) == 0, "v1: put with compaction");
+	CHECK(fido2_flash_store_mount(fs, &FLASH) == 0 && fs->generation == 2
+		&& fido2_flash_store_ops.cred_count(fs) == 2, "v1: compacted, remounted");
+	for (i = 0, found = 0, n = fido2_flash_store_ops.cred_count(fs); i < n; i++) {
+		fido2_flash_store_ops.cred_get(fs, i, &got);
+		found += !memcmp(&got, &old, sizeof got) && fs->cred_v1[i];
+		found += !memcmp(&got, &c, sizeof got) && !fs->cred_v1[i];
+	}
+	CHECK(found == 2, "v1 record kept as v1 by compaction, v2 beside it");
+	/* the account's next credential (FN-DSA) replaces it in layout 2 */
+	mk(&c, 2, 9, 1);
+	CHECK(c.scheme == FIDO2_SCHEME_FNDSA, "v1: an FN-DSA replacement");
+	CHECK(fido2_flash_store_ops.cred_put(fs, &c) == 0
+		&& fido2_flash_store_mount(fs, &FLASH) == 0, "v1: replaced, remounted");
+	for (i = 0, found = 0, n = fido2_flash_store_ops.cred_count(fs); i < n; i++) {
+		fido2_flash_store_ops.cred_get(fs, i, &got);
+		found += !memcmp(&got, &c, sizeof got) && !fs->cred_v1[i];
+		found += fs->cred_v1[i];
+	}
+	CHECK(n == 2 && found == 1, "the replacement is a v2 record, no v1 left");
+	/* a v1 record whose ID names FN-DSA: indexed, refused by the decoder */
+	memset(FL, 0xff, sizeof FL);
+	fido2_flash_store_mount(fs, &FLASH);
+	fido2_flash_store_ops.save_state(fs, &st);
+	old.id[0] = FIDO2_SCHEME_FNDSA;
+	v1_payload(&old, p);
+	put_raw_record(fs, 2, p, sizeof p);
+	CHECK(fido2_flash_store_mount(fs, &FLASH) == 0
+		&& fido2_flash_store_ops.cred_count(fs) == 1
+		&& fido2_flash_store_ops.cred_get(fs, 0, &got) != 0,
+		"a v1 record with an FN-DSA ID is never read as a credential");
 }
 
 /* Runs the workload; stops at the first failed operation (the cut). */
@@ -312,5 +410,6 @@ int main(void)
 		}
 		CHECK(r == FIDO2_STORE_FULL && i == FIDO2_FLASH_MAX_CREDS + 1, "store full reported");
 	}
+	test_v1_record(&fs);
 	return T_DONE();
 }
