@@ -93,33 +93,73 @@ void fa_fndsa_prng_bytes(fa_fndsa_prng *p, void *out, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* SamplerZ. */
+/* The sampler stream (kernels.h, fa_fndsa_sampler). */
 
-typedef struct {
-	fa_fndsa_prng p;
-	unsigned logn;
-} samp_ctx;
-
-/* Half-Gaussian z0 >= 0 and a random bit b from 80 random bits: the
-   low bit of a 64-bit word is b, the other 79 bits (with a 16-bit word)
-   are compared with every 79-bit table entry (three limbs, borrows). */
-static int gaussian0(samp_ctx *sc, int *b)
+void fa_fndsa_sampler_init(fa_fndsa_sampler *s, const void *seed,
+	size_t len, unsigned logn, const struct fa_kernels *k)
 {
-	uint64_t lo = fa_fndsa_prng_u64(&sc->p);
-	uint32_t hi = fa_fndsa_prng_u16(&sc->p);
-	uint32_t v0 = (uint32_t)(lo >> 1) & 0xFFFFFF;
-	uint32_t v1 = (uint32_t)(lo >> 25) & 0xFFFFFF;
-	uint32_t v2 = (uint32_t)(lo >> 49) | (hi << 15);
-	int z = 0;
-	size_t i;
+	s->k = k;
+	fa_shake256_init(&s->sc);
+	fa_shake256_inject_k(k, &s->sc, seed, len);
+	fa_shake256_flip(&s->sc);
+	s->ptr = s->end = 0;
+	s->base = 0;
+	s->sigma_min = fpr_from_bits(fa_fndsa_sigma_min[logn]);
+}
 
+void fa_fndsa_sampler_refill(fa_fndsa_sampler *s)
+{
+	size_t r = s->end - s->ptr;
+
+	memmove(s->buf, s->buf + s->ptr, r);
+	s->base += s->ptr;
+	fa_shake256_extract_k(s->k, &s->sc, s->buf + r, FA_FNDSA_SAMP_CHUNK);
+	s->ptr = 0;
+	s->end = r + FA_FNDSA_SAMP_CHUNK;
+}
+
+/* The next m (<= FA_FNDSA_SAMP_KEEP) bytes of the stream. */
+static inline const uint8_t *samp_take(fa_fndsa_sampler *s, size_t m)
+{
+	const uint8_t *t;
+
+	if (s->end - s->ptr < m) {
+		fa_fndsa_sampler_refill(s);
+	}
+	t = s->buf + s->ptr;
+	s->ptr += m;
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* SamplerZ (the portable kernel of the fndsa_samplerz_pair slot). */
+
+/* Half-Gaussian z0 >= 0 and a random bit b from 80 random bits (fn-dsa
+   reads a 64-bit then a 16-bit word, little-endian): the low bit of the
+   64-bit word is b, the other 79 bits are compared with every 79-bit
+   table entry (three limbs, borrows). */
+static int gaussian0(fa_fndsa_sampler *s, int *b)
+{
+	const uint8_t *t = samp_take(s, 10);
+	uint64_t lo = 0;
+	uint32_t hi = (uint32_t)t[8] | ((uint32_t)t[9] << 8);
+	uint32_t v0, v1, v2;
+	int z = 0, i;
+	size_t j;
+
+	for (i = 7; i >= 0; i --) {
+		lo = (lo << 8) | t[i];
+	}
+	v0 = (uint32_t)(lo >> 1) & 0xFFFFFF;
+	v1 = (uint32_t)(lo >> 25) & 0xFFFFFF;
+	v2 = (uint32_t)(lo >> 49) | (hi << 15);
 	*b = (int)(lo & 1);
-	for (i = 0; i < 18; i ++) {
+	for (j = 0; j < 18; j ++) {
 		uint32_t cc;
 
-		cc = (v0 - fa_fndsa_gauss0[3 * i + 2]) >> 31;
-		cc = (v1 - fa_fndsa_gauss0[3 * i + 1] - cc) >> 31;
-		cc = (v2 - fa_fndsa_gauss0[3 * i + 0] - cc) >> 31;
+		cc = (v0 - fa_fndsa_gauss0[3 * j + 2]) >> 31;
+		cc = (v1 - fa_fndsa_gauss0[3 * j + 1] - cc) >> 31;
+		cc = (v2 - fa_fndsa_gauss0[3 * j + 0] - cc) >> 31;
 		z += (int)cc;
 	}
 	return z;
@@ -150,19 +190,19 @@ static uint64_t expm_p63(fpr x, fpr ccs)
 }
 
 /* 1 with probability ccs exp(-x), x >= 0. */
-static int ber_exp(samp_ctx *sc, fpr x, fpr ccs)
+static int ber_exp(fa_fndsa_sampler *s, fpr x, fpr ccs)
 {
 	int64_t si = fpr_trunc(fpr_mul(x, FPR_INV_LOG2));
 	fpr r = fpr_sub(x, fpr_mul(fpr_of(si), FPR_LOG2));
-	uint32_t sw = (uint32_t)si, s;
+	uint32_t sw = (uint32_t)si, sh;
 	uint64_t z;
 	int i;
 
 	/* min(s, 63) without a branch */
-	s = (sw | ((63u - sw) >> 16)) & 63u;
-	z = ((expm_p63(r, ccs) << 1) - 1) >> s;
+	sh = (sw | ((63u - sw) >> 16)) & 63u;
+	z = ((expm_p63(r, ccs) << 1) - 1) >> sh;
 	for (i = 0; i < 8; i ++) {
-		uint32_t w = fa_fndsa_prng_u8(&sc->p);
+		uint32_t w = *samp_take(s, 1);
 		uint32_t bz = (uint32_t)(z >> (56 - 8 * i)) & 0xFF;
 
 		/* declassified: the early exit on a random byte (README) */
@@ -173,25 +213,43 @@ static int ber_exp(samp_ctx *sc, fpr x, fpr ccs)
 	return 0;
 }
 
-static int samplerz(samp_ctx *sc, fpr mu, fpr isigma)
+static int samplerz(fa_fndsa_sampler *s, fpr mu, fpr isigma)
 {
-	int64_t s = fpr_floor(mu);
-	fpr r = fpr_sub(mu, fpr_of(s));
+	int64_t fl = fpr_floor(mu);
+	fpr r = fpr_sub(mu, fpr_of(fl));
 	fpr dss = fpr_half(fpr_sqr(isigma));
-	fpr ccs = fpr_mul(isigma, fpr_from_bits(fa_fndsa_sigma_min[sc->logn]));
+	fpr ccs = fpr_mul(isigma, s->sigma_min);
 
 	for (;;) {
-		int b, z0 = gaussian0(sc, &b);
+		int b, z0 = gaussian0(s, &b);
 		int z = b + ((b << 1) - 1) * z0;
 		fpr x;
 
 		x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
 		x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
 		/* declassified: the trial count (README) */
-		if (fa_declassify_int(ber_exp(sc, x, ccs))) {
-			return (int)s + z;
+		if (fa_declassify_int(ber_exp(s, x, ccs))) {
+			return (int)fl + z;
 		}
 	}
+}
+
+void fa_fndsa_samplerz_pair_portable(fa_fndsa_sampler *s, int *z, fpr mu0,
+	fpr mu1, fpr isigma)
+{
+	z[0] = samplerz(s, mu0, isigma);
+	z[1] = samplerz(s, mu1, isigma);
+}
+
+/* A leaf pair through the slot: (y0, y1) near (mu0, mu1). */
+static inline void samp_pair(fa_fndsa_sampler *s, fpr *y0, fpr *y1,
+	fpr mu0, fpr mu1, fpr isigma)
+{
+	int z[2];
+
+	fa_k_fndsa_samplerz_pair(s->k, s, z, mu0, mu1, isigma);
+	*y0 = fpr_of32(z[0]);
+	*y1 = fpr_of32(z[1]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -239,11 +297,11 @@ static void split_selfadj(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 	}
 }
 
-static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
-	fpr *g11, unsigned logn, fpr *tmp, const struct fa_kernels *k)
+static void ffsamp(fa_fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00,
+	fpr *g01, fpr *g11, unsigned logn, fpr isig, fpr *tmp,
+	const struct fa_kernels *k)
 {
 	size_t n = MKN(logn), hn = n >> 1;
-	fpr isig = fpr_from_bits(fa_fndsa_inv_sigma[sc->logn]);
 
 	if (logn == 1) {
 		fpr inv = fpr_inv(g00[0]);
@@ -255,8 +313,7 @@ static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
 		fpr w0 = t1[0], w1 = t1[1], leaf, y0, y1, a_re, a_im, x0, x1;
 
 		leaf = fpr_mul(fpr_sqrt(d11), isig);
-		y0 = fpr_of32(samplerz(sc, w0, leaf));
-		y1 = fpr_of32(samplerz(sc, w1, leaf));
+		samp_pair(sc, &y0, &y1, w0, w1, leaf);
 		a_re = fpr_sub(w0, y0);
 		a_im = fpr_sub(w1, y1);
 		x0 = fpr_add(t0[0], fpr_sub(fpr_mul(a_re, l_re),
@@ -266,8 +323,7 @@ static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
 		t1[0] = y0;
 		t1[1] = y1;
 		leaf = fpr_mul(fpr_sqrt(d00), isig);
-		t0[0] = fpr_of32(samplerz(sc, x0, leaf));
-		t0[1] = fpr_of32(samplerz(sc, x1, leaf));
+		samp_pair(sc, &t0[0], &t0[1], x0, x1, leaf);
 		return;
 	}
 
@@ -284,7 +340,7 @@ static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
 	   merged into tmp + 2n. */
 	fa_k_poly_split_fft(k, tmp + n, tmp + n + hn, t1, logn);
 	ffsamp(sc, tmp + n, tmp + n + hn, g11, g11 + hn, g01 + hn, logn - 1,
-		tmp + 2 * n, k);
+		isig, tmp + 2 * n, k);
 	fa_k_poly_merge_fft(k, tmp + 2 * n, tmp + n, tmp + n + hn, logn);
 
 	/* t0 += (t1 - z1) l10; t1 <- z1 */
@@ -296,7 +352,8 @@ static void ffsamp(samp_ctx *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01,
 
 	/* z0 from t0 with the left subtree */
 	fa_k_poly_split_fft(k, tmp, tmp + hn, t0, logn);
-	ffsamp(sc, tmp, tmp + hn, g00, g00 + hn, g01, logn - 1, tmp + n, k);
+	ffsamp(sc, tmp, tmp + hn, g00, g00 + hn, g01, logn - 1, isig,
+		tmp + n, k);
 	fa_k_poly_merge_fft(k, t0, tmp, tmp + hn, logn);
 }
 
@@ -342,7 +399,7 @@ static void tree_build(fpr *tree, fpr *g00, fpr *g01, fpr *g11,
 }
 
 /* ffsamp with the tree. tmp: 4n values. */
-static void ffsamp_tree(samp_ctx *sc, fpr *t0, fpr *t1, const fpr *tree,
+static void ffsamp_tree(fa_fndsa_sampler *sc, fpr *t0, fpr *t1, const fpr *tree,
 	unsigned logn, fpr *tmp, const struct fa_kernels *k)
 {
 	size_t n = MKN(logn), hn = n >> 1;
@@ -351,8 +408,7 @@ static void ffsamp_tree(samp_ctx *sc, fpr *t0, fpr *t1, const fpr *tree,
 		fpr l_re = tree[0], l_im = tree[1];
 		fpr w0 = t1[0], w1 = t1[1], y0, y1, a_re, a_im, x0, x1;
 
-		y0 = fpr_of32(samplerz(sc, w0, tree[2]));
-		y1 = fpr_of32(samplerz(sc, w1, tree[2]));
+		samp_pair(sc, &y0, &y1, w0, w1, tree[2]);
 		a_re = fpr_sub(w0, y0);
 		a_im = fpr_sub(w1, y1);
 		x0 = fpr_add(t0[0], fpr_sub(fpr_mul(a_re, l_re),
@@ -361,8 +417,7 @@ static void ffsamp_tree(samp_ctx *sc, fpr *t0, fpr *t1, const fpr *tree,
 			fpr_mul(a_im, l_re)));
 		t1[0] = y0;
 		t1[1] = y1;
-		t0[0] = fpr_of32(samplerz(sc, x0, tree[3]));
-		t0[1] = fpr_of32(samplerz(sc, x1, tree[3]));
+		samp_pair(sc, &t0[0], &t0[1], x0, x1, tree[3]);
 		return;
 	}
 
@@ -456,15 +511,14 @@ static int sign_attempts(uint8_t *sig, const uint8_t seed[40],
 	unsigned counter;
 
 	for (counter = 0; counter < 27; counter ++) {
-		samp_ctx sc;
+		fa_fndsa_sampler sc;
 		uint8_t s41[41], nonce[40];
 		uint32_t sqn = 0, ng = 0;
 
 		memcpy(s41, seed, 40);
 		s41[40] = (uint8_t)counter;
-		fa_fndsa_prng_init(&sc.p, s41, sizeof s41, k);
-		sc.logn = logn;
-		fa_fndsa_prng_bytes(&sc.p, nonce, 40);
+		fa_fndsa_sampler_init(&sc, s41, sizeof s41, logn, k);
+		memcpy(nonce, samp_take(&sc, 40), 40);
 		fa_fndsa_hash_to_point(hm, nonce, mu, logn, k);
 
 		if (tree == NULL) {
@@ -485,7 +539,7 @@ static int sign_attempts(uint8_t *sig, const uint8_t seed[40],
 
 		if (tree == NULL) {
 			ffsamp(&sc, t0, t1, gram, gram + n, gram + 2 * n, logn,
-				w, k);
+				fpr_from_bits(fa_fndsa_inv_sigma[logn]), w, k);
 		} else {
 			ffsamp_tree(&sc, t0, t1, tree, logn, w, k);
 		}

@@ -82,6 +82,33 @@ typedef struct fa_sampler_ctx {
 	const struct fa_kernels *k;
 } fa_sampler_ctx;
 
+/* FN-DSA's sampler stream (fn-dsa 0.4.0, src/fndsa_sign.c): the SHAKE256
+   output of the attempt's seed read as one contiguous byte stream,
+   whatever the block boundaries. buf[ptr..end) are the next unread
+   bytes; fa_fndsa_sampler_refill moves them to the front and extracts
+   FA_FNDSA_SAMP_CHUNK more (the permutations on k's keccak_f1600 slot),
+   so a reader that needs m <= FA_FNDSA_SAMP_KEEP contiguous bytes calls
+   it while end - ptr < m. Refills may come at different times for
+   different readers: what the stream position is, and hence every byte
+   read after it, is pos = base + ptr (base: stream offset of buf[0]). */
+#define FA_FNDSA_SAMP_CHUNK 544     /* four SHAKE256 blocks */
+#define FA_FNDSA_SAMP_KEEP  136
+typedef struct fa_fndsa_sampler {
+	uint8_t buf[FA_FNDSA_SAMP_CHUNK + FA_FNDSA_SAMP_KEEP];
+	size_t ptr, end;
+	uint64_t base;
+	fa_shake256_ctx sc;
+	fpr sigma_min;        /* fn-dsa's sigma_min for the key's degree */
+	const struct fa_kernels *k;
+} fa_fndsa_sampler;
+
+/* Stream from seed (len bytes), for a key of degree logn. */
+void fa_fndsa_sampler_init(fa_fndsa_sampler *s, const void *seed,
+	size_t len, unsigned logn, const struct fa_kernels *k);
+/* The unread bytes (at most FA_FNDSA_SAMP_KEEP) to the front, then
+   FA_FNDSA_SAMP_CHUNK more. */
+void fa_fndsa_sampler_refill(fa_fndsa_sampler *s);
+
 /* ------------------------------------------------------------------ */
 /*
  * The kernel seam.
@@ -194,6 +221,13 @@ typedef struct fa_sampler_ctx {
 	   leaves of ffSampling come in such pairs). */ \
 	X(samplerz_pair, (fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1, \
 		fpr isigma), (ctx, z, mu0, mu1, isigma)) \
+	/* FN-DSA's SamplerZ twice with the same sigma (src/fndsa_sign.c): \
+	   z[0] ~ D_{Z, mu0, 1/isigma}, then z[1] for mu1, on s's stream \
+	   (the base sampler's 79-bit table, fn-dsa's sigma_min); the same \
+	   values and the same stream position after the call (s->base + \
+	   s->ptr) as the portable kernel, buffer refills aside. */ \
+	X(fndsa_samplerz_pair, (fa_fndsa_sampler *s, int *z, fpr mu0, \
+		fpr mu1, fpr isigma), (s, z, mu0, mu1, isigma)) \
 	/* Refill the ChaCha20 buffer (p->buf, p->state counter, p->ptr = 0). */ \
 	X(prng_refill, (fa_prng *p), (p)) \
 	/* ffSampling with the expanded key's LDL tree (sign.c, ffsamp_tree): \

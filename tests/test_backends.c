@@ -14,6 +14,7 @@
  *    and each of its slots was really asked.
  */
 #include "inner.h"
+#include "fndsa_inner.h"
 #include "test_util.h"
 
 #define NMAX 1024
@@ -516,6 +517,162 @@ static void test_sampler(const struct fa_kernels *be)
 }
 
 /* ------------------------------------------------------------------ */
+/* FN-DSA's sampler slot: long sequences of pairs on one SHAKE256 stream,
+   portable (s1) against the dispatcher (s2), the values and the stream
+   position compared after every call, and the next bytes read from both
+   every few calls (so that pairs start at every offset and refill
+   times differ); the backend's own kernel on a copy (s3) of s2 (kept in
+   s0) for the decline contract. Centres with full fractional parts;
+   sigmas over the leaf range, and now and then one that leaves the
+   first-byte shortcut (ccs < 1/2). */
+
+static uint64_t fndsa_pos(const fa_fndsa_sampler *s)
+{
+	return s->base + s->ptr;
+}
+
+static int fndsa_take_cmp(fa_fndsa_sampler *a, fa_fndsa_sampler *b,
+	size_t m)
+{
+	int same;
+
+	if (a->end - a->ptr < m) {
+		fa_fndsa_sampler_refill(a);
+	}
+	if (b->end - b->ptr < m) {
+		fa_fndsa_sampler_refill(b);
+	}
+	same = memcmp(a->buf + a->ptr, b->buf + b->ptr, m) == 0;
+	a->ptr += m;
+	b->ptr += m;
+	return same;
+}
+
+static fpr fndsa_rand_mu(void)
+{
+	return fpr_scaled((int64_t)(tu_rand64(&seed) >> 1) - (INT64_C(1) << 62),
+		-50);
+}
+
+/* 1/sigma for sigma in [sigma_min, 2 sigma_min), or 1 in 40 times up to
+   3 sigma_min */
+static fpr fndsa_rand_isigma(fpr sigma_min)
+{
+	uint64_t r = tu_rand64(&seed);
+	fpr u = fpr_scaled((int64_t)(r >> 11), -53);
+
+	if (r % 40 == 0) {
+		u = fpr_add(u, u);
+	}
+	return fpr_inv(fpr_mul(sigma_min, fpr_add(fpr_of(1), u)));
+}
+
+typedef void (*fndsa_pair_fn)(fa_fndsa_sampler *s, int *z, fpr mu0,
+	fpr mu1, fpr isigma);
+
+static void test_fndsa_sampler(const struct fa_kernels *be)
+{
+	static fa_fndsa_sampler s0, s1, s2, s3;
+	unsigned long declines = 0;
+	unsigned logn;
+	int ok = 1, ok_raw = 1, mode = M_RAW;
+
+	for (logn = 2; logn <= 10; logn ++) {
+		uint8_t sd[5] = { 's', 'a', 'm', 'p', (uint8_t)logn };
+		int i, count = logn >= 9 ? 20000 : 2000;
+
+		fa_fndsa_sampler_init(&s1, sd, sizeof sd, logn,
+			&fa_backend_portable);
+		fa_fndsa_sampler_init(&s2, sd, sizeof sd, logn, be);
+		for (i = 0; i < count; i ++) {
+			fpr mu0 = fndsa_rand_mu(), mu1 = fndsa_rand_mu();
+			fpr is = fndsa_rand_isigma(s1.sigma_min);
+			int za[2], zb[2], zc[2] = { 0, 0 }, r;
+
+			memcpy(&s0, &s2, sizeof s0);
+			memcpy(&s3, &s2, sizeof s3);
+			r = CALL(fndsa_samplerz_pair, &s3, zc, mu0, mu1, is);
+			fa_fndsa_samplerz_pair_portable(&s1, za, mu0, mu1, is);
+			fa_k_fndsa_samplerz_pair(be, &s2, zb, mu0, mu1, is);
+			ok &= za[0] == zb[0] && za[1] == zb[1]
+				&& fndsa_pos(&s1) == fndsa_pos(&s2);
+			if (r == FA_KERNEL_FALLBACK) {
+				declines ++;
+				ok_raw &= memcmp(&s3, &s0, sizeof s3) == 0;
+			} else if (r != ABSENT) {
+				ok_raw &= r == FA_KERNEL_DONE && zc[0] == zb[0]
+					&& zc[1] == zb[1]
+					&& fndsa_pos(&s3) == fndsa_pos(&s2);
+			}
+			if (i % 5 == 0) {
+				ok &= fndsa_take_cmp(&s1, &s2,
+					1 + (size_t)(tu_rand64(&seed) % 13));
+			}
+		}
+		ok &= fndsa_take_cmp(&s1, &s2, FA_FNDSA_SAMP_KEEP);
+	}
+	CHECK(ok, "%s fndsa_samplerz_pair sequences (logn 2..10)", be->name);
+	CHECK(ok_raw, "%s fndsa_samplerz_pair: declined without writing, or "
+		"equal to portable", be->name);
+	printf("backend %s: %lu fndsa_samplerz_pair calls declined\n",
+		be->name, declines);
+}
+
+/* The avx2 kernel compiled again with a first-byte margin of 32, so that
+   a large share of the trials take its exact path (from every slot of
+   both calls of a pair, and in the loop that follows a failed
+   speculation): every value and position as portable. */
+#if defined(__x86_64__) && !FA_FPEMU && defined(__GNUC__)
+#define FNDSA_MARGIN_TEST 1
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi2")
+static unsigned long fndsa_exact_count;
+#define FA_AVX2_BER_MARGIN 32.0
+#define FA_AVX2_COUNT_EXACT() (fndsa_exact_count ++)
+#define fa_fndsa_samplerz_pair_avx2 margin_fndsa_samplerz_pair
+#include "backend_avx2/avx2_fndsa.c"
+#undef fa_fndsa_samplerz_pair_avx2
+#pragma GCC pop_options
+
+static void test_fndsa_sampler_margin(void)
+{
+	static fa_fndsa_sampler s1, s2;
+	const fa_backend *avx2 = fa_backend_find("avx2");
+	unsigned logn;
+	int ok = 1;
+
+	if (avx2 == NULL || !fa_backend_available(avx2)) {
+		printf("fndsa sampler margin test: no avx2 here, skipped\n");
+		return;
+	}
+	for (logn = 9; logn <= 10; logn ++) {
+		uint8_t sd[2] = { 'm', (uint8_t)logn };
+		int i;
+
+		fa_fndsa_sampler_init(&s1, sd, sizeof sd, logn,
+			&fa_backend_portable);
+		fa_fndsa_sampler_init(&s2, sd, sizeof sd, logn,
+			&fa_backend_portable);
+		for (i = 0; i < 20000; i ++) {
+			fpr mu0 = fndsa_rand_mu(), mu1 = fndsa_rand_mu();
+			fpr is = fndsa_rand_isigma(s1.sigma_min);
+			int za[2], zb[2];
+
+			fa_fndsa_samplerz_pair_portable(&s1, za, mu0, mu1, is);
+			margin_fndsa_samplerz_pair(&s2, zb, mu0, mu1, is);
+			ok &= za[0] == zb[0] && za[1] == zb[1]
+				&& fndsa_pos(&s1) == fndsa_pos(&s2);
+		}
+	}
+	CHECK(ok, "fndsa sampler with margin 32: values and positions");
+	CHECK(fndsa_exact_count > 20000, "fndsa sampler with margin 32: "
+		"exact path taken %lu times", fndsa_exact_count);
+	printf("fndsa sampler margin test: %lu exact-path trials\n",
+		fndsa_exact_count);
+}
+#endif
+
+/* ------------------------------------------------------------------ */
 /* keccak_f1600: one 25-lane state (zero, single bits spread over the 1600,
    random, all ones), then SHAKE256 through the slot (multi-block absorb,
    squeeze across permutations) against the portable sponge. */
@@ -785,6 +942,7 @@ static void test_backend(const struct fa_kernels *be)
 	printf("backend %s\n", be->name);
 	test_vector_slots(be);
 	test_sampler(be);
+	test_fndsa_sampler(be);
 	test_ffsampling(be);
 	test_mlkem_slots(be);
 	test_keccak_slot(be);
@@ -807,6 +965,10 @@ int main(void)
 		tested ++;
 	}
 	CHECK(tested >= 1, "at least the portable backend");
+
+#ifdef FNDSA_MARGIN_TEST
+	test_fndsa_sampler_margin();
+#endif
 
 	/* Every slot declined: portable's results, and every slot asked. */
 	test_backend(&decline_all);

@@ -41,5 +41,5 @@ const struct fa_kernels fa_backend_avx2 = {
 	AVX2(samplerz_pair), AVX2(prng_refill), AVX2(mlkem_ntt),
 	AVX2(mlkem_invntt), AVX2(mlkem_basemul_acc), AVX2(keccak_x4),
 	AVX2(mlkem_rej_uniform), AVX2(mlkem_encode),
-	AVX2(mlkem_decode), AVX2(mlkem_cbd),
+	AVX2(mlkem_decode), AVX2(mlkem_cbd), AVX2(fndsa_samplerz_pair),
 };

@@ -53,4 +53,8 @@ int fa_samplerz_pair_avx2(fa_sampler_ctx *ctx, int *z, fpr mu0, fpr mu1,
 	fpr isigma);
 int fa_prng_refill_avx2(fa_prng *p);
 
+/* avx2_fndsa.c */
+int fa_fndsa_samplerz_pair_avx2(fa_fndsa_sampler *s, int *z, fpr mu0,
+	fpr mu1, fpr isigma);
+
 #endif
