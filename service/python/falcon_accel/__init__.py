@@ -25,7 +25,8 @@ from .core import (PREHASHES, SCHEMES, BatchError, Backend, BusyError,
                    sign, sign_batch, signature_max_size, signature_size,
                    strerror, verdicts, verify, verify_batch,
                    verify_batch_status, verify_status)
-from .broker import Broker, Job, OP_SIGN, OP_VERIFY, PackedItems
+from .broker import (Broker, Job, OP_SIGN, OP_VERIFY, PackedItems, SignItem,
+                     VerifyItem)
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,7 @@ __all__ = [
     "BatchError", "Backend", "Broker", "BusyError", "CancelledError",
     "DeadlineError", "ExpandedKey", "FalconError", "Job", "KeyPair",
     "OP_SIGN", "OP_VERIFY", "PackedItems", "Pool", "PreparedPublicKey", "SigFormat",
+    "SignItem", "VerifyItem",
     "backend", "backends", "compute_mu", "cpu_count", "default_backend", "default_pool",
     "expand", "expanded_key_size", "get_logn", "keygen", "prepare",
     "private_key_size", "public_key", "public_key_size", "sig_format",

@@ -6,21 +6,34 @@ once; a full queue raises ``BusyError``. Results are read from a ``Job``
 (blocking ``wait`` releases the GIL) or awaited in asyncio: the broker's
 completion pipe is watched by the event loop, so no Python code runs on
 the C threads.
+
+The C broker runs round-3 items. FN-DSA items (``SignItem`` /
+``VerifyItem`` with ``scheme="fn-dsa"``, given to ``sign_items`` /
+``verify_items_status`` and their ``_async`` forms, which also take
+round-3 items and send those to the C broker) run on the broker's Python
+fallback: a thread pool of the broker's size calling the package's
+FN-DSA functions (the GIL released in each C call), bounded by the
+queue capacity (BusyError), with the job's deadline (items not started
+by then get FA_ERR_DEADLINE) and cancellation.
 """
 from __future__ import annotations
 
 import array
 import asyncio
+import concurrent.futures
 import itertools
 import os
 import threading
-from typing import (Any, Callable, Dict, List, Optional, Sequence,
-                    Tuple, Union)
+import time
+from typing import (Any, Callable, Dict, List, NamedTuple, Optional,
+                    Sequence, Tuple, Union)
 
+from . import core
 from ._ffi import ffi, lib
-from .core import (FA_ERR_BADARG, FA_OK, BackendLike, BatchError, BytesLike,
-                   FalconError, FormatLike, _be, _check, error_for,
-                   sig_format, verdicts)
+from .core import (FA_ERR_BADARG, FA_ERR_BUSY, FA_ERR_CANCELLED,
+                   FA_ERR_DEADLINE, FA_OK, BackendLike, BatchError,
+                   BytesLike, FalconError, FormatLike, _be, _check,
+                   error_for, sig_format, verdicts)
 
 SIZE_T = "Q" if ffi.sizeof("size_t") == 8 else "I"
 OP_SIGN = 1
@@ -162,6 +175,118 @@ class BatchFront:
 
 
 ItemsLike = Union[PackedItems, Sequence[Tuple]]
+
+
+class SignItem(NamedTuple):
+    """A signing item of either scheme (Broker.sign_items): an encoded
+    private key and a message; FN-DSA: a context, a pre-hash (the message
+    hashed here, or the hash itself when `hashed`), as falcon_accel.sign
+    takes them."""
+    key: BytesLike
+    message: BytesLike
+    scheme: str = "falcon"
+    context: Optional[BytesLike] = None
+    prehash: Optional[str] = None
+    hashed: bool = False
+
+
+class VerifyItem(NamedTuple):
+    """A verification item of either scheme (Broker.verify_items_status):
+    an encoded public key, a message and a signature; FN-DSA options as
+    SignItem's."""
+    key: BytesLike
+    message: BytesLike
+    signature: BytesLike
+    scheme: str = "falcon"
+    context: Optional[BytesLike] = None
+    prehash: Optional[str] = None
+    hashed: bool = False
+
+
+class _Fallback:
+    """The broker's Python fallback for FN-DSA items: `threads` threads
+    (started on first use), at most `capacity` items pending (queued or
+    running; more: BusyError), items not started by their deadline get
+    FA_ERR_DEADLINE, those not started at close FA_ERR_CANCELLED. Each
+    item's result is (code, value)."""
+
+    def __init__(self, threads: int, capacity: int):
+        self.pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, threads),
+            thread_name_prefix="falcon-accel-fn-dsa")
+        self.capacity = capacity
+        self.pending = 0
+        self.closing = False
+        self.lock = threading.Lock()
+
+    def submit(self, fn: Callable, args: Sequence[Tuple],
+               deadline: Optional[float]) -> List[concurrent.futures.Future]:
+        with self.lock:
+            if self.closing:
+                raise FalconError(FA_ERR_BADARG, "broker closed")
+            if self.pending + len(args) > self.capacity:
+                raise error_for(FA_ERR_BUSY, "submit (fn-dsa)")
+            self.pending += len(args)
+        futs = []
+        for a in args:
+            f = self.pool.submit(self._run, fn, a, deadline)
+            f.add_done_callback(self._done)
+            futs.append(f)
+        return futs
+
+    def _run(self, fn: Callable, args: Tuple, deadline: Optional[float]):
+        if self.closing:
+            return FA_ERR_CANCELLED, None
+        if deadline is not None and time.monotonic() > deadline:
+            return FA_ERR_DEADLINE, None
+        try:
+            return FA_OK, fn(*args)
+        except FalconError as e:
+            return e.code, None
+
+    def _done(self, fut) -> None:
+        with self.lock:
+            self.pending -= 1
+
+    def close(self) -> None:
+        with self.lock:
+            self.closing = True
+        self.pool.shutdown(wait=True)
+
+
+def _fndsa_sign(be: BackendLike, item: SignItem) -> bytes:
+    return core.sign(item.key, item.message, scheme=core.FNDSA,
+                     context=item.context, prehash=item.prehash,
+                     hashed=item.hashed, backend=be)
+
+
+def _fndsa_verify(be: BackendLike, item: VerifyItem) -> int:
+    return core.verify_status(item.key, item.message, item.signature,
+                              scheme=core.FNDSA, context=item.context,
+                              prehash=item.prehash, hashed=item.hashed,
+                              backend=be)
+
+
+def _default(format: FormatLike, default: str) -> FormatLike:
+    return default if format is None else format
+
+
+def _cancel(futs) -> None:
+    for f in futs:
+        f.cancel()
+
+
+def _outcome(codes: List[int], results: List[Any], what: str) -> List[Any]:
+    """As a C job's: a cut item raises DeadlineError / CancelledError, a
+    failed sign item BatchError."""
+    for cut in (FA_ERR_DEADLINE, FA_ERR_CANCELLED):
+        if cut in codes:
+            raise error_for(cut, "job")
+    if what == "sign" and any(c != FA_OK for c in codes):
+        raise BatchError(codes, what)
+    return results
+
+
 _MAX_KEYS_FAST = 64
 _NO_SPAN = (1 << (8 * ffi.sizeof("size_t"))) - 1
 
@@ -298,7 +423,10 @@ class Broker:
         self._lock = threading.Lock()
         self._tags = itertools.count(1)
         self._async: Optional[_AsyncBinding] = None
-        self.threads = int(self.metrics()["threads"])
+        m = self.metrics()
+        self.threads = int(m["threads"])
+        self._backend = backend
+        self._fallback = _Fallback(self.threads, int(m["queue_capacity"]))
 
     # -- life cycle ---------------------------------------------------------
 
@@ -311,6 +439,7 @@ class Broker:
         if self._async is not None:
             self._async.close()
             self._async = None
+        self._fallback.close()
         lib.fa_broker_free(ptr)
 
     def __enter__(self) -> "Broker":
@@ -412,6 +541,157 @@ class Broker:
         malformed. verify_status gives the codes."""
         return verdicts(self.verify_status(items, format, timeout, backend),
                         "verify")
+
+    # -- items of either scheme (FN-DSA on the Python fallback) ---------------
+
+    @staticmethod
+    def _split(items: List[Any], format: FormatLike, verify: bool):
+        """(round-3 indexes, FN-DSA indexes), the arguments checked: the
+        round-3 items take no FN-DSA option, `format` is round 3's and
+        FN-DSA's one format (padded) or the default. Plain tuples in
+        `items` become SignItem / VerifyItem."""
+        cls = VerifyItem if verify else SignItem
+        items[:] = [it if isinstance(it, cls) else cls(*it) for it in items]
+        r3, fn = [], []
+        for i, it in enumerate(items):
+            if core.scheme_name(it.scheme) == core.FNDSA:
+                fn.append(i)
+            else:
+                core._round3_only(it.context, it.prehash, it.hashed, False)
+                r3.append(i)
+        if fn and format is not None:
+            core._fndsa_format(format, verify)
+        return r3, fn
+
+    def _submit_fallback(self, op: int, items: Sequence[Any],
+                         timeout: Optional[float],
+                         backend: BackendLike):
+        be = backend if backend is not None else self._backend
+        _be(be)     # an unknown backend: raised here
+        fn = _fndsa_sign if op == OP_SIGN else _fndsa_verify
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._b()
+        return self._fallback.submit(fn, [(be, it) for it in items],
+                                     deadline)
+
+    def sign_items(self, items: Sequence[SignItem],
+                   format: FormatLike = None,
+                   timeout: Optional[float] = None,
+                   backend: BackendLike = None) -> List[bytes]:
+        """Signatures of items of either scheme, in item order (round-3
+        items in one C job, FN-DSA items on the fallback). `format`: the
+        round-3 items' (default compressed); FN-DSA signatures have one
+        format (an explicit format must then be "padded"). BatchError if
+        an item failed, BusyError / DeadlineError as for sign."""
+        items = list(items)
+        r3, fn = self._split(items, format, False)
+        futs = self._submit_fallback(OP_SIGN, [items[i] for i in fn],
+                                     timeout, backend) if fn else []
+        try:
+            job = self.submit_sign(
+                [(items[i].key, items[i].message) for i in r3],
+                _default(format, "compressed"), timeout,
+                backend) if r3 else None
+        except BaseException:
+            _cancel(futs)
+            raise
+        if job is not None:
+            job.wait()
+        return self._sign_merge(items, r3, fn, job,
+                                [f.result() for f in futs])
+
+    def verify_items_status(self, items: Sequence[VerifyItem],
+                            format: FormatLike = None,
+                            timeout: Optional[float] = None,
+                            backend: BackendLike = None) -> List[int]:
+        """Each item's C result (0 valid, FA_ERR_BADSIG, a decoding
+        error; FN-DSA: FA_ERR_SCHEME for a round-3 key or signature),
+        items of either scheme. `format`: as sign_items' ("any" the
+        default)."""
+        items = list(items)
+        r3, fn = self._split(items, format, True)
+        futs = self._submit_fallback(OP_VERIFY, [items[i] for i in fn],
+                                     timeout, backend) if fn else []
+        try:
+            job = self.submit_verify(
+                [(items[i].key, items[i].message, items[i].signature)
+                 for i in r3], _default(format, "any"), timeout,
+                backend) if r3 else None
+        except BaseException:
+            _cancel(futs)
+            raise
+        if job is not None:
+            job.wait()
+        return self._verify_merge(items, r3, fn, job,
+                                  [f.result() for f in futs])
+
+    def _sign_merge(self, items, r3, fn, job, fn_out) -> List[bytes]:
+        codes = [FA_OK] * len(items)
+        sigs: List[Any] = [None] * len(items)
+        if job is not None:
+            job.raise_for_status()
+            for i, c, sig in zip(r3, job.item_statuses(), job.signatures()):
+                codes[i], sigs[i] = c, sig
+        for i, (c, sig) in zip(fn, fn_out):
+            codes[i], sigs[i] = c, sig
+        return _outcome(codes, sigs, "sign")
+
+    def _verify_merge(self, items, r3, fn, job, fn_out) -> List[int]:
+        codes = [FA_OK] * len(items)
+        if job is not None:
+            for i, c in zip(r3, self._verify_results(job)):
+                codes[i] = c
+        # (code, result): a call that raised, or was cut, has no result.
+        for i, (c, result) in zip(fn, fn_out):
+            codes[i] = result if c == FA_OK else c
+        return _outcome(codes, codes, "verify")
+
+    async def _await_fallback(self, futs) -> List[Tuple]:
+        """The fallback's results, awaited; cancelling the awaiting task
+        cancels the items not started."""
+        try:
+            return list(await asyncio.gather(
+                *(asyncio.wrap_future(f) for f in futs)))
+        except asyncio.CancelledError:
+            _cancel(futs)
+            raise
+
+    async def _items_async(self, op: int, items: Sequence[Any],
+                           format: FormatLike, timeout: Optional[float],
+                           backend: BackendLike):
+        items = list(items)
+        verify = op == OP_VERIFY
+        r3, fn = self._split(items, format, verify)
+        width = PackedItems.width(op)
+        fmt = _default(format, "any" if verify else "compressed")
+        futs = self._submit_fallback(op, [items[i] for i in fn], timeout,
+                                     backend) if fn else []
+        try:
+            job = await self.run_async(PackedItems.of(
+                op, [tuple(items[i][:width]) for i in r3]), fmt, timeout,
+                backend) if r3 else None
+        except BaseException:
+            _cancel(futs)
+            raise
+        fn_out = await self._await_fallback(futs)
+        return (self._verify_merge if verify else self._sign_merge)(
+            items, r3, fn, job, fn_out)
+
+    async def sign_items_async(self, items: Sequence[SignItem],
+                               format: FormatLike = None,
+                               timeout: Optional[float] = None,
+                               backend: BackendLike = None) -> List[bytes]:
+        """sign_items without blocking the event loop."""
+        return await self._items_async(OP_SIGN, items, format, timeout,
+                                       backend)
+
+    async def verify_items_status_async(
+            self, items: Sequence[VerifyItem], format: FormatLike = None,
+            timeout: Optional[float] = None,
+            backend: BackendLike = None) -> List[int]:
+        """verify_items_status without blocking the event loop."""
+        return await self._items_async(OP_VERIFY, items, format, timeout,
+                                       backend)
 
     # -- asyncio ----------------------------------------------------------------
 

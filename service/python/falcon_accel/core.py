@@ -461,6 +461,15 @@ def scheme_name(scheme: str) -> str:
                       f"scheme: {scheme!r} is not one of falcon, fn-dsa")
 
 
+def prehash_size(prehash: str) -> int:
+    """Length of the hash named `prehash` (one of PREHASHES)."""
+    ph = PREHASHES.get(prehash) if isinstance(prehash, str) else None
+    if ph is None:
+        raise FalconError(FA_ERR_BADARG, f"prehash: {prehash!r} is not one "
+                          f"of {', '.join(PREHASHES)}")
+    return int(lib.fa_fndsa_ph_size(ph))
+
+
 def _fndsa_size(what: int, logn: int) -> int:
     if not isinstance(logn, int) or not 2 <= logn <= 10:
         raise FalconError(FA_ERR_BADARG, f"logn {logn} not in 2..10 (FN-DSA)")
@@ -545,11 +554,8 @@ def _fndsa_input(message: BytesLike, context: Optional[BytesLike],
         if hashed:
             raise FalconError(FA_ERR_BADARG, "hashed: needs prehash")
         return ctx, 0, message
-    ph = PREHASHES.get(prehash) if isinstance(prehash, str) else None
-    if ph is None:
-        raise FalconError(FA_ERR_BADARG, f"prehash: {prehash!r} is not one "
-                          f"of {', '.join(PREHASHES)}")
-    size = int(lib.fa_fndsa_ph_size(ph))
+    size = prehash_size(prehash)
+    ph = PREHASHES[prehash]
     if hashed:
         if len(message) != size:
             raise FalconError(FA_ERR_LENGTH, f"message: {len(message)} "

@@ -1,11 +1,16 @@
 """Key directory of the signing service.
 
-Layout: ``<id>.key`` (encoded private key, mode 0600) and ``<id>.pub``
-(encoded public key, 0644), where ``<id>`` is the first 32 hex digits of
-SHA-256 of the public key. Files are written atomically: a temporary file
-in the same directory is written, fsynced and renamed over the final name,
-then the directory is fsynced, so a crash leaves either no key or a whole
-one. Ids are checked against ``[0-9a-f]{32}`` before any path is built.
+Layout: ``<id>.key`` (encoded private key, mode 0600), ``<id>.pub``
+(encoded public key, 0644) and ``<id>.scheme`` (the key's scheme, the line
+``falcon`` or ``fn-dsa``, 0644; absent: falcon, as in directories written
+before FN-DSA), where ``<id>`` is the first 32 hex digits of SHA-256 of
+the public key. A key is imported by writing these files (``fn-dsa`` in
+``<id>.scheme`` for an FN-DSA key) or with ``KeyStore.add``. Files are
+written atomically: a temporary file in the same directory is written,
+fsynced and renamed over the final name, then the directory is fsynced;
+the private key is written last, so a crash leaves either no key or a
+whole one. Ids are checked against ``[0-9a-f]{32}`` before any path is
+built.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ class KeyRecord:
     logn: int
     public_key: bytes
     secret_key: bytes
+    scheme: str = core.FALCON
 
 
 def key_id_of(public_key: bytes) -> str:
@@ -68,12 +74,25 @@ class KeyStore:
         self._cache: Dict[str, KeyRecord] = {}
         self._lock = threading.Lock()
 
-    def create(self, logn: int = 9) -> KeyRecord:
-        kp = core.keygen(logn)
-        kid = key_id_of(kp.public_key)
-        write_atomic(self.dir / f"{kid}.pub", kp.public_key, 0o644)
-        write_atomic(self.dir / f"{kid}.key", kp.secret_key, 0o600)
-        rec = KeyRecord(kid, logn, kp.public_key, kp.secret_key)
+    def create(self, logn: int = 9, scheme: str = core.FALCON) -> KeyRecord:
+        """A new key pair of `scheme` ("falcon" or "fn-dsa"), stored."""
+        kp = core.keygen(logn, scheme=scheme)
+        return self._store(kp.secret_key, kp.public_key, scheme)
+
+    def add(self, secret_key: bytes, scheme: str = core.FALCON) -> KeyRecord:
+        """Import an encoded private key of `scheme` (checked: its public
+        key is recomputed; FalconError if it is not a key of that
+        scheme)."""
+        return self._store(bytes(secret_key),
+                           core.public_key(secret_key, scheme=scheme), scheme)
+
+    def _store(self, sk: bytes, pk: bytes, scheme: str) -> KeyRecord:
+        kid = key_id_of(pk)
+        write_atomic(self.dir / f"{kid}.scheme", f"{scheme}\n".encode(),
+                     0o644)
+        write_atomic(self.dir / f"{kid}.pub", pk, 0o644)
+        write_atomic(self.dir / f"{kid}.key", sk, 0o600)
+        rec = KeyRecord(kid, core.get_logn(pk), pk, sk, scheme)
         with self._lock:
             self._cache[kid] = rec
         return rec
@@ -91,9 +110,18 @@ class KeyStore:
             pk = (self.dir / f"{key_id}.pub").read_bytes()
         except FileNotFoundError:
             return None
-        if key_id_of(pk) != key_id or core.public_key(sk) != pk:
+        try:
+            scheme = (self.dir / f"{key_id}.scheme").read_text().strip()
+        except FileNotFoundError:
+            scheme = core.FALCON
+        if scheme not in core.SCHEMES:
+            raise core.FalconError(-14, f"key {key_id}: {key_id}.scheme "
+                                   f"holds {scheme[:20]!r}, not falcon or "
+                                   "fn-dsa")
+        if key_id_of(pk) != key_id or \
+                core.public_key(sk, scheme=scheme) != pk:
             raise core.FalconError(-14, f"key {key_id} is inconsistent")
-        rec = KeyRecord(key_id, core.get_logn(pk), pk, sk)
+        rec = KeyRecord(key_id, core.get_logn(pk), pk, sk, scheme)
         with self._lock:
             self._cache[key_id] = rec
         return rec

@@ -12,7 +12,13 @@ Endpoints (see openapi.json, also served at /openapi.json):
     POST /v1/verify                  verify one signature
     POST /v1/verify/batch            verify many signatures
 
-Binary values are base64 (RFC 4648, with padding) in JSON. Signing and key
+Binary values are base64 (RFC 4648, with padding) in JSON. Keys are
+round-3 Falcon (``"scheme": "falcon"``, the default) or FN-DSA as fn-dsa
+0.4.0 makes them (``"scheme": "fn-dsa"``), stored with their scheme;
+requests on FN-DSA keys may carry a ``context`` (base64, 0..255 bytes)
+and a ``prehash`` (the ``message`` is then the hash), which falcon keys
+refuse (400 naming the field). FN-DSA items run on the broker's Python
+fallback (falcon_accel.broker), round-3 items on the C broker. Signing and key
 creation need ``Authorization: Bearer <token>`` with the token read from
 the --token-file; without a token file they are refused (403). Errors are
 JSON ``{"error": {"status", "code", "message"[, "fa_code"]}}``; the
@@ -59,7 +65,8 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from . import core
-from .broker import OP_SIGN, OP_VERIFY, BatchFront, Broker, PackedItems
+from .broker import (OP_SIGN, OP_VERIFY, BatchFront, Broker, SignItem,
+                     VerifyItem)
 from .keystore import KeyStore
 
 DEFAULT_MAX_BODY = 1 << 20
@@ -91,20 +98,22 @@ ROUTES: List[Tuple[str, str, str, bool, Optional[str], Optional[str]]] = [
 
 # Fields the handlers read from each request model: (all, required).
 REQUEST_FIELDS: Dict[str, Tuple[frozenset, frozenset]] = {
-    "CreateKeyRequest": (frozenset({"logn"}), frozenset()),
-    "SignRequest": (frozenset({"message", "format"}),
+    "CreateKeyRequest": (frozenset({"logn", "scheme"}), frozenset()),
+    "SignRequest": (frozenset({"message", "format", "context", "prehash"}),
                     frozenset({"message"})),
     "SignBatchRequest": (frozenset({"items", "format"}),
                          frozenset({"items"})),
-    "SignBatchItem": (frozenset({"key_id", "message"}),
+    "SignBatchItem": (frozenset({"key_id", "message", "context",
+                                 "prehash"}),
                       frozenset({"key_id", "message"})),
-    "VerifyRequest": (frozenset({"key_id", "public_key", "message",
-                                 "signature", "format"}),
+    "VerifyRequest": (frozenset({"key_id", "public_key", "scheme",
+                                 "message", "signature", "context",
+                                 "prehash", "format"}),
                       frozenset({"message", "signature"})),
     "VerifyBatchRequest": (frozenset({"items", "format"}),
                            frozenset({"items"})),
-    "VerifyItem": (frozenset({"key_id", "public_key", "message",
-                              "signature"}),
+    "VerifyItem": (frozenset({"key_id", "public_key", "scheme", "message",
+                              "signature", "context", "prehash"}),
                    frozenset({"message", "signature"})),
 }
 
@@ -208,19 +217,83 @@ def _fmt(obj: Dict[str, Any], verify: bool) -> core.SigFormat:
     return _fmt_value(v, verify)
 
 
-def _check_public_key(pk: bytes, where: str = "") -> None:
-    ok = len(pk) >= 2 and (pk[0] & 0xF0) == 0 and 1 <= (pk[0] & 0x0F) <= 10
-    if not ok or len(pk) != core.public_key_size(pk[0] & 0x0F):
+def _check_public_key(pk: bytes, where: str = "",
+                      scheme: str = core.FALCON) -> None:
+    low = 2 if scheme == core.FNDSA else 1
+    ok = len(pk) >= 2 and (pk[0] & 0xF0) == 0 and \
+        low <= (pk[0] & 0x0F) <= 10
+    if not ok or len(pk) != core.public_key_size(pk[0] & 0x0F, scheme):
         raise HttpError(400, "bad_request",
-                        f"{where}public_key: not an encoded Falcon public "
+                        f"{where}public_key: not an encoded "
+                        f"{'FN-DSA' if low == 2 else 'Falcon'} public "
                         f"key (wrong header or size, {len(pk)} bytes)")
 
 
-def _check_signature(sig: bytes, logn: int, where: str = "") -> None:
+def _check_signature(sig: bytes, logn: int, where: str = "",
+                     scheme: str = core.FALCON) -> None:
+    if scheme == core.FNDSA:
+        size = core.signature_size(logn, scheme=scheme)
+        if len(sig) != size:
+            raise HttpError(400, "bad_request",
+                            f"{where}signature: {len(sig)} bytes, FN-DSA "
+                            f"signatures of degree {1 << logn} are {size}")
+        return
     if not 42 <= len(sig) <= core.signature_max_size(logn):
         raise HttpError(400, "bad_request",
                         f"{where}signature: {len(sig)} bytes, not a "
                         f"possible size for degree {1 << logn}")
+
+
+def _scheme_value(v: Any, where: str = "") -> str:
+    if not isinstance(v, str) or v not in core.SCHEMES:
+        raise HttpError(400, "bad_request", f"{where}scheme: {v!r} is not "
+                        f"one of {', '.join(core.SCHEMES)}")
+    return v
+
+
+def _fndsa_fields(it: Dict[str, Any], scheme: str, msg: bytes,
+                  where: str = "") -> Tuple[Optional[bytes], Optional[str]]:
+    """A request item's FN-DSA fields (context, prehash): refused for a
+    falcon key; the context at most 255 bytes, the message the hash when
+    prehash is given."""
+    for field in ("context", "prehash"):
+        if field in it and scheme != core.FNDSA:
+            raise HttpError(400, "bad_request", f"{where}{field}: only for "
+                            "fn-dsa keys (this key is falcon)")
+    ctx = ph = None
+    if "context" in it:
+        ctx = _unb64(it, "context", where)
+        if len(ctx) > core.FNDSA_CONTEXT_MAX:
+            raise HttpError(400, "bad_request", f"{where}context: "
+                            f"{len(ctx)} bytes, more than "
+                            f"{core.FNDSA_CONTEXT_MAX}")
+    if "prehash" in it:
+        ph = it["prehash"]
+        if not isinstance(ph, str) or ph not in core.PREHASHES:
+            raise HttpError(400, "bad_request", f"{where}prehash: {ph!r} is "
+                            f"not one of {', '.join(core.PREHASHES)}")
+        size = core.prehash_size(ph)
+        if len(msg) != size:
+            raise HttpError(400, "bad_request", f"{where}message: "
+                            f"{len(msg)} bytes, not a {ph} hash ({size} "
+                            "bytes; with prehash the message is its hash)")
+    return ctx, ph
+
+
+def _scheme_format(obj: Dict[str, Any], fmt: core.SigFormat, verify: bool,
+                   schemes) -> core.SigFormat:
+    """The format of a request whose keys are of `schemes`: FN-DSA
+    signatures have one format, padded: the default of a signing request
+    with fn-dsa keys, and the only one named with them (any too for
+    verification)."""
+    if core.FNDSA not in schemes:
+        return fmt
+    if "format" not in obj and not verify:
+        return core.SigFormat.PADDED
+    if fmt not in (core.SigFormat.PADDED, core.SigFormat.ANY):
+        raise HttpError(400, "bad_request", f"format: {fmt.name.lower()}: "
+                        "fn-dsa keys have one signature format, padded")
+    return fmt
 
 
 def _fa_error(e: core.FalconError) -> HttpError:
@@ -590,8 +663,9 @@ class SigningService:
         return rec
 
     def _learn(self, rec) -> None:
-        """Let the batch front serve requests naming this key."""
-        if rec.key_id not in self.front:
+        """Let the batch front serve requests naming this key (round-3
+        keys: requests naming an fn-dsa key go to the detailed path)."""
+        if rec.scheme == core.FALCON and rec.key_id not in self.front:
             self.front.add_key(rec.key_id, rec.public_key, rec.secret_key)
 
     @staticmethod
@@ -619,23 +693,35 @@ class SigningService:
     async def create_key(self, request: Request) -> Response:
         self._auth(request.headers)
         obj = await self._json(request, allow_empty=True)
+        scheme = _scheme_value(obj.get("scheme", core.FALCON))
         logn = obj.get("logn", self.default_logn)
-        if not isinstance(logn, int) or isinstance(logn, bool) \
+        if scheme == core.FNDSA:
+            if not isinstance(logn, int) or isinstance(logn, bool) \
+                    or not 2 <= logn <= 10:
+                raise HttpError(400, "bad_request",
+                                "logn: integer in 2..10 for fn-dsa keys "
+                                "(9: FN-DSA-512, 10: FN-DSA-1024)")
+        elif not isinstance(logn, int) or isinstance(logn, bool) \
                 or not 1 <= logn <= 10:
             raise HttpError(400, "bad_request",
                             "logn: integer in 1..10 (9: Falcon-512, "
                             "10: Falcon-1024)")
         loop = asyncio.get_running_loop()
-        rec = await loop.run_in_executor(None, self.keys.create, logn)
-        self.broker.preload_key(rec.secret_key)
+        rec = await loop.run_in_executor(None, self.keys.create, logn,
+                                         scheme)
+        if scheme == core.FALCON:     # the C broker's key cache
+            self.broker.preload_key(rec.secret_key)
         self._learn(rec)
-        return self._ok({"key_id": rec.key_id, "logn": rec.logn,
-                         "public_key": _b64(rec.public_key)}, 201)
+        return self._ok(self._public(rec), 201)
+
+    @staticmethod
+    def _public(rec) -> Dict[str, Any]:
+        return {"key_id": rec.key_id, "logn": rec.logn,
+                "scheme": rec.scheme, "public_key": _b64(rec.public_key)}
 
     async def get_key(self, request: Request) -> Response:
         rec = self._key(request.path_params["key_id"])
-        return self._ok({"key_id": rec.key_id, "logn": rec.logn,
-                         "public_key": _b64(rec.public_key)})
+        return self._ok(self._public(rec))
 
     async def sign_one(self, request: Request) -> Response:
         self._auth(request.headers)
@@ -643,8 +729,12 @@ class SigningService:
         rec = self._key(request.path_params["key_id"])
         msg = _unb64(obj, "message")
         fmt = _fmt(obj, verify=False)
-        sigs = await self.broker.sign_async([(rec.secret_key, msg)], fmt,
-                                            self.job_timeout)
+        ctx, ph = _fndsa_fields(obj, rec.scheme, msg)
+        fmt = _scheme_format(obj, fmt, False, (rec.scheme,))
+        item = SignItem(rec.secret_key, msg, rec.scheme, ctx, ph,
+                        ph is not None)
+        sigs = await self.broker.sign_items_async([item], fmt,
+                                                  self.job_timeout)
         return self._ok({"key_id": rec.key_id, "format": fmt.name.lower(),
                          "signature": _b64(sigs[0])})
 
@@ -660,44 +750,63 @@ class SigningService:
             return out
         obj = self._parse(body)
         fmt = _fmt(obj, verify=False)
-        tuples = []
+        items = []
         for i, it in enumerate(self._items(obj)):
-            sk = self._key(it.get("key_id"), f"items[{i}].").secret_key
-            tuples.append((sk, _unb64(it, "message", f"items[{i}].")))
-        items = PackedItems.of(OP_SIGN, tuples)
-        sigs = await self.broker.sign_async(items, fmt, self.job_timeout)
+            where = f"items[{i}]."
+            rec = self._key(it.get("key_id"), where)
+            msg = _unb64(it, "message", where)
+            ctx, ph = _fndsa_fields(it, rec.scheme, msg, where)
+            items.append(SignItem(rec.secret_key, msg, rec.scheme, ctx, ph,
+                                  ph is not None))
+        fmt = _scheme_format(obj, fmt, False, {it.scheme for it in items})
+        sigs = await self.broker.sign_items_async(items, fmt,
+                                                  self.job_timeout)
         return self._ok({"format": fmt.name.lower(),
                          "signatures": [_b64(s) for s in sigs]})
 
     def _verify_item(self, it: Dict[str, Any], where: str = "",
-                     memo: Optional[Dict[Any, bytes]] = None):
-        """(public key, message, signature) of a request item; `memo`
-        caches key lookups and checks within one request."""
+                     memo: Optional[Dict[Any, Tuple[bytes, str]]] = None
+                     ) -> VerifyItem:
+        """The VerifyItem of a request item (the scheme of its key id, or
+        its "scheme" for an inline public key); `memo` caches key lookups
+        and checks within one request."""
         memo = {} if memo is None else memo
+        if "scheme" in it:
+            _scheme_value(it["scheme"], where)
         if "key_id" in it:
             kid = it["key_id"]
-            pk = memo.get(kid) if isinstance(kid, str) else None
-            if pk is None:
-                pk = self._key(kid, where).public_key
-                memo[kid] = pk
+            got = memo.get(kid) if isinstance(kid, str) else None
+            if got is None:
+                rec = self._key(kid, where)
+                got = memo[kid] = (rec.public_key, rec.scheme)
+            pk, scheme = got
+            if it.get("scheme", scheme) != scheme:
+                raise HttpError(400, "bad_request", f"{where}scheme: "
+                                f"{it['scheme']!r}, but key {kid} is "
+                                f"{scheme}")
         else:
             enc = it.get("public_key")
-            pk = memo.get(("pk", enc)) if isinstance(enc, str) else None
-            if pk is None:
+            scheme = it.get("scheme", core.FALCON)
+            key = ("pk", enc, scheme)
+            got = memo.get(key) if isinstance(enc, str) else None
+            if got is None:
                 pk = _unb64(it, "public_key", where)
-                _check_public_key(pk, where)
-                memo[("pk", enc)] = pk
+                _check_public_key(pk, where, scheme)
+                got = memo[key] = (pk, scheme)
+            pk = got[0]
         msg = _unb64(it, "message", where)
         sig = _unb64(it, "signature", where)
-        _check_signature(sig, pk[0] & 0x0F, where)
-        return pk, msg, sig
+        _check_signature(sig, pk[0] & 0x0F, where, scheme)
+        ctx, ph = _fndsa_fields(it, scheme, msg, where)
+        return VerifyItem(pk, msg, sig, scheme, ctx, ph, ph is not None)
 
     async def verify_one(self, request: Request) -> Response:
         obj = await self._json(request)
         fmt = _fmt(obj, verify=True)
         item = self._verify_item(obj)
-        st = (await self.broker.verify_status_async([item], fmt,
-                                                    self.job_timeout))[0]
+        fmt = _scheme_format(obj, fmt, True, (item.scheme,))
+        st = (await self.broker.verify_items_status_async(
+            [item], fmt, self.job_timeout))[0]
         out: Dict[str, Any] = {"valid": st == 0}
         if st != 0:
             out["reason"] = core.ERROR_NAMES.get(st, str(st)).lower()
@@ -713,12 +822,12 @@ class SigningService:
             return out
         obj = self._parse(body)
         fmt = _fmt(obj, verify=True)
-        memo: Dict[Any, bytes] = {}
-        items = PackedItems.of(OP_VERIFY, [
-            self._verify_item(it, f"items[{i}].", memo)
-            for i, it in enumerate(self._items(obj))])
-        sts = await self.broker.verify_status_async(items, fmt,
-                                                    self.job_timeout)
+        memo: Dict[Any, Tuple[bytes, str]] = {}
+        items = [self._verify_item(it, f"items[{i}].", memo)
+                 for i, it in enumerate(self._items(obj))]
+        fmt = _scheme_format(obj, fmt, True, {it.scheme for it in items})
+        sts = await self.broker.verify_items_status_async(items, fmt,
+                                                          self.job_timeout)
         ok = [s == 0 for s in sts]
         return self._ok({"results": ok, "valid": sum(ok)})
 
@@ -980,7 +1089,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     for kid in service.keys.ids():
         rec = service.keys.get(kid)
         if rec is not None:
-            broker.preload_key(rec.secret_key)
+            if rec.scheme == core.FALCON:
+                broker.preload_key(rec.secret_key)
             service._learn(rec)
     sock = listen_socket(args.host, args.port)
     port = sock.getsockname()[1]

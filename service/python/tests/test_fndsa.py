@@ -261,3 +261,93 @@ def test_round3_defaults_unchanged():
     assert sig[0] == 0x39 and fa.verify(kp.public_key, b"m", sig)
     assert fa.signature_size(9, "padded") == 666
     assert fa.SCHEMES == ("falcon", "fn-dsa")
+
+
+# --- the broker: items of either scheme, FN-DSA on its Python fallback ----
+
+import asyncio  # noqa: E402
+
+from falcon_accel.broker import SignItem, VerifyItem  # noqa: E402
+
+
+def test_broker_items_of_both_schemes():
+    r3 = fa.keygen(9, seed=b"broker r3")
+    fn = fa.keygen(9, seed=bytes(range(32)), scheme=FN)
+    h = hashlib.sha256(b"m3").digest()
+    items = [SignItem(r3.secret_key, b"m0"),
+             SignItem(fn.secret_key, b"m1", FN, b"ctx"),
+             (r3.secret_key, b"m2"),
+             SignItem(fn.secret_key, b"m3", FN, None, "sha256"),
+             SignItem(fn.secret_key, h, FN, b"c", "sha256", True)]
+    with fa.Broker(threads=2) as b:
+        for sigs in (b.sign_items(items),
+                     asyncio.run(b.sign_items_async(items, "padded"))):
+            assert fa.verify(r3.public_key, b"m0", sigs[0])
+            assert fa.verify(fn.public_key, b"m1", sigs[1], scheme=FN,
+                             context=b"ctx")
+            assert fa.verify(r3.public_key, b"m2", sigs[2])
+            assert fa.verify(fn.public_key, b"m3", sigs[3], scheme=FN,
+                             prehash="sha256")
+            assert fa.verify(fn.public_key, b"m3", sigs[4], scheme=FN,
+                             prehash="sha256", context=b"c")
+        v = [VerifyItem(r3.public_key, b"m0", sigs[0]),
+             VerifyItem(fn.public_key, b"m1", sigs[1], FN, b"ctx"),
+             VerifyItem(r3.public_key, b"mX", sigs[2]),
+             VerifyItem(fn.public_key, h, sigs[3], FN, None, "sha256", True),
+             VerifyItem(r3.public_key, b"m1", sigs[1], FN, b"ctx"),
+             VerifyItem(fn.public_key, b"m1", sigs[1], FN, b"ctX"),
+             VerifyItem(fn.public_key, b"m2", sigs[2], FN)]
+        want = [0, 0, -4, 0, _errors.FA_ERR_SCHEME, -4,
+                _errors.FA_ERR_SCHEME]
+        assert b.verify_items_status(v) == want
+        assert asyncio.run(b.verify_items_status_async(v)) == want
+        # Round-3 items alone take the C broker's path, as before.
+        before = b.metrics()["jobs_submitted"]
+        assert b.verify_items_status(v[:1] + v[2:3]) == [0, -4]
+        assert b.metrics()["jobs_submitted"] == before + 1
+        # A round-3 key given as FN-DSA: that item's code.
+        with pytest.raises(fa.BatchError) as e:
+            b.sign_items([SignItem(fn.secret_key, b"a", FN),
+                          SignItem(r3.secret_key, b"b", FN)])
+        assert e.value.errors == [0, _errors.FA_ERR_SCHEME]
+        # Arguments refused before anything runs.
+        for call, text in (
+                (lambda: b.sign_items([SignItem(r3.secret_key, b"m",
+                                                context=b"c")]),
+                 "context: FN-DSA only"),
+                (lambda: b.sign_items([SignItem(fn.secret_key, b"m", FN)],
+                                      "ct"), "format: ct"),
+                (lambda: b.verify_items_status(
+                    [VerifyItem(fn.public_key, b"m", sigs[1], "fn_dsa")]),
+                 "scheme: 'fn_dsa'")):
+            with pytest.raises(fa.FalconError) as e:
+                call()
+            assert text in str(e.value)
+
+
+def test_broker_fallback_busy_deadline_and_close():
+    fn = fa.keygen(10, seed=bytes(32), scheme=FN)
+    with fa.Broker(threads=1, queue_capacity=40) as b:
+        with pytest.raises(fa.BusyError):
+            b.sign_items([SignItem(fn.secret_key, b"m", FN)] * 41)
+
+        async def run():
+            first = asyncio.ensure_future(b.sign_items_async(
+                [SignItem(fn.secret_key, b"m%d" % i, FN)
+                 for i in range(30)], timeout=60.0))
+            await asyncio.sleep(0.01)
+            # 30 items pending: 20 more pass the capacity.
+            with pytest.raises(fa.BusyError):
+                await b.sign_items_async(
+                    [SignItem(fn.secret_key, b"m", FN)] * 20)
+            # The only fallback thread is busy with the first job.
+            with pytest.raises(fa.DeadlineError):
+                await b.sign_items_async(
+                    [SignItem(fn.secret_key, b"late", FN)], timeout=1e-6)
+            return await first
+        sigs = asyncio.run(run())
+        assert all(fa.verify(fn.public_key, b"m%d" % i, s, scheme=FN)
+                   for i, s in enumerate(sigs))
+        assert b._fallback.pending == 0
+    with pytest.raises(fa.FalconError):
+        b.sign_items([SignItem(fn.secret_key, b"m", FN)])
