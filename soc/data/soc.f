@@ -4,6 +4,7 @@
 # (Format and readers: hw/common/util/rtl_manifest.py.)
 soc/rtl/soc_map_pkg.sv
 soc/rtl/soc_ram.sv
+soc/rtl/soc_fifo.sv
 soc/rtl/soc_uart.sv
 soc/rtl/soc_mbox.sv
 soc/rtl/soc_axil_master.sv

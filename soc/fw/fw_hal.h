@@ -1,7 +1,7 @@
 /*
  * fw_hal.h -- the firmware's view of the SoC: memory-mapped registers
  * (addresses from soc_map.h, generated from soc/data/socmap.json),
- * the cycle counter and the console.
+ * the cycle counter, the console and the UART.
  */
 #ifndef FW_HAL_H
 #define FW_HAL_H
@@ -34,7 +34,25 @@ static inline uint64_t fw_cycles(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The console (fw_console.c): raw on the UART with the mailbox link, in
+   CONSOLE frames with the UART link (flushed at a newline, when full, and
+   by fw_console_flush before each reply). */
 void fw_puts(const char *s);
 void fw_puthex(uint32_t v);
+void fw_console_flush(void);
+
+/* The UART (fw_console.c). fw_uart_init (idempotent; the first console
+   byte or fw_uart_link runs it) reads the link strap and sets the bit
+   time: SOCCTL.CLK_HZ / FA_SOC_LINK_BAUD, or FA_SOC_LINK_SIM_DIV when the
+   clock is unknown (simulation). */
+void fw_uart_init(void);
+int fw_uart_link(void);             /* 1: the host link is the UART */
+uint32_t fw_uart_div(void);         /* the bit time in cycles */
+void fw_uart_putc(uint8_t c);
+void fw_uart_write(const uint8_t *p, uint32_t n);
+/* A UART link frame of `type` whose body is a[0..na) then b[0..nb) (b may
+   be NULL): header, body, CRC-32. */
+void fw_uart_frame(uint32_t type, const uint8_t *a, uint32_t na,
+	const uint8_t *b, uint32_t nb);
 
 #endif

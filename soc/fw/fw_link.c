@@ -1,5 +1,9 @@
 /*
- * fw_link.c -- the host link every SoC firmware shares (see fw_link.h).
+ * fw_link.c -- the host link every SoC firmware shares (see fw_link.h):
+ * the mailbox (the simulation harness's fast path), or frames on the UART
+ * (a board, soc_sim --uart-pty; soc/doc/soclink.md, UART link), chosen at
+ * start-up by the strap SOCCTL.CONFIG.MBOX_LINK; the same dispatch and
+ * handlers behind both.
  */
 #include <string.h>
 
@@ -79,6 +83,11 @@ unsigned fw_key_status(const fw_field *f, uint8_t header, uint32_t size)
 
 static void rsp_send(void)
 {
+	if (fw_uart_link()) {
+		fw_console_flush();
+		fw_uart_frame(FA_SOC_FT_REPLY, fw_rsp, fw_rsp_len, NULL, 0);
+		return;
+	}
 	/* the host takes each reply before it sends the next request */
 	while (mmio_rd(FA_SOC_MBOX_BASE + FA_SOC_MBOX_RSP_STATUS) & 1u) {
 	}
@@ -128,10 +137,8 @@ static void dispatch(const fw_link_config *cfg, uint32_t len)
 	cfg->serve(&rq);
 }
 
-static void __attribute__((noreturn)) serve_loop(void)
+static void __attribute__((noreturn)) mbox_loop(const fw_link_config *cfg)
 {
-	const fw_link_config *cfg = link_cfg;
-
 	for (;;) {
 		uint32_t len;
 
@@ -155,12 +162,169 @@ static void __attribute__((noreturn)) serve_loop(void)
 	}
 }
 
+/* ------------------------------------------------------------ UART link */
+
+/* After an error reply: drop bytes without another reply until a magic or
+   a pause (the rest of the bad frame). */
+static int rx_quiet;
+
+static inline uint32_t cycles32(void)
+{
+	uint32_t c;
+
+	__asm__ volatile ("csrr %0, mcycle" : "=r"(c));
+	return c;
+}
+
+/* The next received byte, or -1 after `pause` cycles without one. */
+static int rx_byte(uint32_t pause)
+{
+	uint32_t v = mmio_rd(FA_SOC_UART_BASE + FA_SOC_UART_RXDATA);
+	uint32_t t0;
+
+	if ((v & FA_SOC_UART_RXDATA_RX_EMPTY) == 0) {
+		return (int)(v & 0xFFu);
+	}
+	t0 = cycles32();
+	for (;;) {
+		v = mmio_rd(FA_SOC_UART_BASE + FA_SOC_UART_RXDATA);
+		if ((v & FA_SOC_UART_RXDATA_RX_EMPTY) == 0) {
+			return (int)(v & 0xFFu);
+		}
+		if (cycles32() - t0 > pause) {
+			return -1;
+		}
+	}
+}
+
+/*
+ * The next request frame: its body in cfg->req_buf, *len bytes, and
+ * FA_SOC_ST_OK; or a FRAME_* status with *aux and *rc for the error reply.
+ * Bytes before the magic are dropped; a pause after some (not after an
+ * error reply: rx_quiet) is FRAME_SYNC.
+ */
+static unsigned uart_recv(const fw_link_config *cfg, uint32_t *len,
+	uint32_t *aux, uint32_t *rc)
+{
+	const uint32_t pause = FA_SOC_LINK_TIMEOUT_BITS * fw_uart_div();
+	uint32_t win = 0, dropped = 0, n, i, type, crc, st;
+	uint8_t h[8], c[4];
+	int b;
+
+	*rc = 0;
+	for (;;) {
+		b = rx_byte(pause);
+		if (b < 0) {
+			if (dropped == 0) {
+				continue;
+			}
+			if (rx_quiet) {
+				rx_quiet = 0;
+				dropped = 0;
+				win = 0;
+				continue;
+			}
+			*aux = dropped;
+			return FA_SOC_ST_FRAME_SYNC;
+		}
+		win = (win >> 8) | ((uint32_t)b << 24);
+		dropped ++;
+		if (win == FA_SOC_LINK_MAGIC) {
+			break;
+		}
+	}
+	/* a frame: the sticky receive errors from here on are its own */
+	mmio_wr(FA_SOC_UART_BASE + FA_SOC_UART_CTRL, FA_SOC_UART_CTRL_RX_CLEAR_ERR);
+	rx_quiet = 0;
+	for (i = 0; i < sizeof h; i ++) {
+		if ((b = rx_byte(pause)) < 0) {
+			*aux = i;
+			return FA_SOC_ST_FRAME_TIMEOUT;
+		}
+		h[i] = (uint8_t)b;
+	}
+	n = fa_soc_get32(h);
+	type = fa_soc_get32(h + 4);
+	*rc = n;
+	if (type != FA_SOC_FT_REQUEST) {
+		*aux = type;
+		return FA_SOC_ST_FRAME_TYPE;
+	}
+	if (n > cfg->req_max || n > FA_SOC_MAX_MSG) {
+		*aux = n;
+		return FA_SOC_ST_FRAME_LENGTH;
+	}
+	for (i = 0; i < n; i ++) {
+		if ((b = rx_byte(pause)) < 0) {
+			*aux = sizeof h + i;
+			return FA_SOC_ST_FRAME_TIMEOUT;
+		}
+		cfg->req_buf[i] = (uint8_t)b;
+	}
+	for (i = 0; i < sizeof c; i ++) {
+		if ((b = rx_byte(pause)) < 0) {
+			*aux = sizeof h + n + i;
+			return FA_SOC_ST_FRAME_TIMEOUT;
+		}
+		c[i] = (uint8_t)b;
+	}
+	st = mmio_rd(FA_SOC_UART_BASE + FA_SOC_UART_STATUS);
+	if (st & (FA_SOC_UART_STATUS_RX_OVERRUN | FA_SOC_UART_STATUS_RX_FRAME_ERR)) {
+		mmio_wr(FA_SOC_UART_BASE + FA_SOC_UART_CTRL, FA_SOC_UART_CTRL_RX_CLEAR_ERR);
+		*aux = st;
+		return FA_SOC_ST_FRAME_UART;
+	}
+	crc = fa_soc_crc32(fa_soc_crc32(0, h, sizeof h), cfg->req_buf, n);
+	if (crc != fa_soc_get32(c)) {
+		*aux = fa_soc_get32(c);
+		return FA_SOC_ST_FRAME_CRC;
+	}
+	*len = n;
+	return FA_SOC_ST_OK;
+}
+
+static void __attribute__((noreturn)) uart_loop(const fw_link_config *cfg)
+{
+	for (;;) {
+		uint32_t len = 0, aux = 0, rc = 0;
+		unsigned st;
+
+		cur_op = 0;
+		cur_seq = 0;
+		st = uart_recv(cfg, &len, &aux, &rc);
+		if (st != FA_SOC_ST_OK) {
+			rsp_begin(0, 0);
+			fw_rsp_status(st);
+			fw_rsp_put32(FA_SOC_RSP_LIBRC_OFF, rc);
+			fw_rsp_put64(FA_SOC_RSP_AUX_OFF, aux);
+			rx_quiet = st != FA_SOC_ST_FRAME_SYNC;
+		} else {
+			dispatch(cfg, len);
+		}
+		rsp_send();
+	}
+}
+
+static void __attribute__((noreturn)) serve_loop(void)
+{
+	if (fw_uart_link()) {
+		uart_loop(link_cfg);
+	}
+	mbox_loop(link_cfg);
+}
+
 void fw_link_run(const fw_link_config *cfg)
 {
 	link_cfg = cfg;
 	fw_rsp = cfg->rsp_buf;
 	fw_puts(cfg->name);
-	fw_puts(": serving the host mailbox\n");
+	if (fw_uart_link()) {
+		fw_puts(": serving the UART link, bit time ");
+		fw_puthex(fw_uart_div());
+		fw_puts(" cycles\n");
+	} else {
+		fw_puts(": serving the host mailbox\n");
+	}
 	serve_loop();
 }
 

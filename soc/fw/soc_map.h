@@ -8,7 +8,7 @@
 #define FA_SOC_RESET_VECTOR 0x00000080u
 #define FA_SOC_RAM_BASE 0x00000000u  /* Main memory (code, data, stack), loaded from the firmware ELF by the simulation harness; one-cycle access on both the instruction and the data port. */
 #define FA_SOC_RAM_SIZE 0x00100000u
-#define FA_SOC_UART_BASE 0x10000000u  /* Console UART (transmit only; the harness prints what the firmware writes). */
+#define FA_SOC_UART_BASE 0x10000000u  /* UART (8N1, programmable bit time, receive FIFO): the console, and the host link on a board (soc/doc/soclink.md, UART link). */
 #define FA_SOC_UART_SIZE 0x00001000u
 #define FA_SOC_MBOX_BASE 0x10001000u  /* Host mailbox registers (the host link: request/reply doorbells). */
 #define FA_SOC_MBOX_SIZE 0x00001000u
@@ -20,8 +20,28 @@
 #define FA_SOC_MBOX_BUF_SIZE 0x00010000u
 #define FA_SOC_ACCEL_BASE 0x20000000u  /* falcon_accel_top AXI4-Lite slave (hw/top/data/regmap.json): registers at 0, memory windows above. */
 #define FA_SOC_ACCEL_SIZE 0x00010000u
-#define FA_SOC_UART_TXDATA 0x000u  /* wo: Write a byte (bits [7:0]) to the console. */
-#define FA_SOC_UART_STATUS 0x004u  /* ro: Bit 0: transmitter ready (always 1 in simulation). */
+#define FA_SOC_UART_TXDATA 0x000u  /* wo: Bits [7:0]: a byte for the transmit FIFO (dropped when it is full: write only while STATUS.TX_READY is set). */
+#define FA_SOC_UART_STATUS 0x004u  /* ro: Transmitter and receiver state. */
+#define FA_SOC_UART_STATUS_TX_READY (1u << 0)  /* the transmit FIFO has room for a byte */
+#define FA_SOC_UART_STATUS_TX_BUSY (1u << 1)  /* a byte is waiting in the transmit FIFO or being sent */
+#define FA_SOC_UART_STATUS_RX_VALID (1u << 2)  /* the receive FIFO holds a byte */
+#define FA_SOC_UART_STATUS_RX_OVERRUN (1u << 3)  /* sticky: a received byte was lost (receive FIFO full); CTRL.RX_CLEAR_ERR clears it */
+#define FA_SOC_UART_STATUS_RX_FRAME_ERR (1u << 4)  /* sticky: a stop bit was 0 (that byte was dropped); CTRL.RX_CLEAR_ERR clears it */
+#define FA_SOC_UART_STATUS_RX_LEVEL_SHIFT 8u  /* bytes in the receive FIFO */
+#define FA_SOC_UART_STATUS_RX_LEVEL_MASK 0xFFu
+#define FA_SOC_UART_STATUS_TX_LEVEL_SHIFT 16u  /* bytes in the transmit FIFO (the one being sent not counted) */
+#define FA_SOC_UART_STATUS_TX_LEVEL_MASK 0xFFu
+#define FA_SOC_UART_RXDATA 0x008u  /* ro: A read takes the oldest byte of the receive FIFO. */
+#define FA_SOC_UART_RXDATA_DATA_SHIFT 0u  /* the byte (0 when RX_EMPTY) */
+#define FA_SOC_UART_RXDATA_DATA_MASK 0xFFu
+#define FA_SOC_UART_RXDATA_RX_EMPTY (1u << 31)  /* the FIFO was empty: nothing was taken */
+#define FA_SOC_UART_DIV 0x00Cu  /* rw: Bit time in clock cycles, 8N1 on both directions (clock / baud; values below 4 are taken as 4). The firmware sets SOCCTL.CLK_HZ / FA_SOC_LINK_BAUD on a board, FA_SOC_LINK_SIM_DIV in the simulation (soc/data/soclink.json), which is the reset value: a host that sends before the firmware has started is understood. Change it only while TX_BUSY is clear and the line is idle. */
+#define FA_SOC_UART_DIV_VALUE 0x00000008u
+#define FA_SOC_UART_DIV_CYCLES_SHIFT 0u  /* cycles per bit */
+#define FA_SOC_UART_DIV_CYCLES_MASK 0xFFFFu
+#define FA_SOC_UART_CTRL 0x010u  /* wo: Receiver control (write 1 to act). */
+#define FA_SOC_UART_CTRL_RX_CLEAR_ERR (1u << 0)  /* clear STATUS.RX_OVERRUN and RX_FRAME_ERR */
+#define FA_SOC_UART_CTRL_RX_FLUSH (1u << 1)  /* empty the receive FIFO */
 #define FA_SOC_MBOX_REQ_STATUS 0x000u  /* ro: Bit 0: a request from the host is waiting in the request buffer. */
 #define FA_SOC_MBOX_REQ_LEN 0x004u  /* ro: Length of the waiting request in bytes. */
 #define FA_SOC_MBOX_REQ_ACK 0x008u  /* wo: Write 1: the firmware has taken the request (clears REQ_STATUS bit 0). */
@@ -36,8 +56,15 @@
 #define FA_SOC_DMA_CYCLES 0x014u  /* ro: Clock cycles of the last transfer. */
 #define FA_SOC_SOCCTL_ID 0x000u  /* ro: Magic 0x534F4343 ('SOCC'). */
 #define FA_SOC_SOCCTL_ID_VALUE 0x534F4343u
-#define FA_SOC_SOCCTL_CONFIG 0x004u  /* ro: Bits [7:0]: accelerator lanes P; bits [15:8]: socmap version; bit 16: DMA present. */
+#define FA_SOC_SOCCTL_CONFIG 0x004u  /* ro: SoC configuration. */
+#define FA_SOC_SOCCTL_CONFIG_P_SHIFT 0u  /* accelerator lanes P */
+#define FA_SOC_SOCCTL_CONFIG_P_MASK 0xFFu
+#define FA_SOC_SOCCTL_CONFIG_VERSION_SHIFT 8u  /* socmap version */
+#define FA_SOC_SOCCTL_CONFIG_VERSION_MASK 0xFFu
+#define FA_SOC_SOCCTL_CONFIG_DMA (1u << 16)  /* DMA engine present */
+#define FA_SOC_SOCCTL_CONFIG_MBOX_LINK (1u << 17)  /* strap mbox_link_i: the host link is the mailbox (the simulation harness's fast path); 0: the UART (a board, or soc_sim --uart-pty) */
 #define FA_SOC_SOCCTL_ACC_BUS_CYCLES 0x008u  /* ro: Cycles the CPU's data port waited on the accelerator (request to response), free running. */
 #define FA_SOC_SOCCTL_DMA_CYCLES 0x00Cu  /* ro: Cycles the DMA engine was busy, free running. */
+#define FA_SOC_SOCCTL_CLK_HZ 0x010u  /* ro: Core clock in Hz (soc_top parameter ClkHz); 0 in the simulation, where the firmware sets the simulation's bit time (FA_SOC_LINK_SIM_DIV, soc/data/soclink.json). */
 
 #endif

@@ -1,8 +1,17 @@
 /*
- * soc_client.c -- the host link of the `soc` backend (soc_client.h):
- * the simulation harness as a child process, frames on its stdin and
- * stdout, poll() with a deadline on every read.
+ * soc_client.c -- the host link of the `soc` backend (soc_client.h), on
+ * one of three transports:
+ *   pipe    the simulation harness as a child process, mailbox frames on
+ *           its stdin and stdout (the default: the fast simulation);
+ *   pty     FALCON_ACCEL_SOC_LINK=uart: the harness as a child with
+ *           --uart-pty, UART link frames (header, body, CRC-32) on the
+ *           pseudo-terminal it opens: the code path of a board;
+ *   serial  FALCON_ACCEL_SOC_PORT=/dev/ttyUSB0: a board's serial port
+ *           (termios raw, 8N1, FALCON_ACCEL_SOC_BAUD, default
+ *           FA_SOC_LINK_BAUD), UART link frames; no simulator.
+ * poll() with a deadline on every read.
  */
+#define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -14,6 +23,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -30,12 +40,18 @@
 #define FA_SOC_FW_DEFAULT "build/soc-fw/fw.elf"
 #endif
 
+enum { LINK_PIPE, LINK_PTY, LINK_SERIAL };
+
 struct fa_soc {
-	pid_t pid;
-	int to_child, from_child;
+	int link;                   /* LINK_* */
+	pid_t pid;                  /* the harness (pipe, pty) */
+	int to_child, from_child;   /* pipe: its stdin, stdout; pty, serial: the tty twice */
+	int console_fd;             /* pty, serial: CONSOLE frames go here (-1: dropped) */
 	uint32_t seq;
 	double timeout_s;
-	uint8_t req[FA_SOC_MAX_MSG + 8];
+	uint8_t inbuf[4096];        /* pty, serial: bytes read ahead */
+	size_t in_pos, in_len;
+	uint8_t req[FA_SOC_MAX_MSG + FA_SOC_LINK_HDR + FA_SOC_LINK_CRC_LEN];
 	uint8_t rsp[FA_SOC_MAX_MSG];
 };
 
@@ -46,11 +62,41 @@ static const char *env_or(const char *name, const char *def)
 	return v != NULL && *v != 0 ? v : def;
 }
 
+/* The transport $FALCON_ACCEL_SOC_PORT / $FALCON_ACCEL_SOC_LINK select. */
+static int link_kind(void)
+{
+	const char *l = getenv("FALCON_ACCEL_SOC_LINK");
+
+	if (getenv("FALCON_ACCEL_SOC_PORT") != NULL && *getenv("FALCON_ACCEL_SOC_PORT") != 0) {
+		return LINK_SERIAL;
+	}
+	return l != NULL && strcmp(l, "uart") == 0 ? LINK_PTY : LINK_PIPE;
+}
+
+static unsigned link_baud(void)
+{
+	const char *b = getenv("FALCON_ACCEL_SOC_BAUD");
+
+	return b != NULL && *b != 0 ? (unsigned)strtoul(b, NULL, 10) : FA_SOC_LINK_BAUD;
+}
+
 int fa_soc_probe(char *what, size_t what_len)
 {
 	const char *sim = env_or("FALCON_ACCEL_SOC_SIM", FA_SOC_SIM_DEFAULT);
 	const char *fw = env_or("FALCON_ACCEL_SOC_FW", FA_SOC_FW_DEFAULT);
+	int link = link_kind();
 
+	if (link == LINK_SERIAL) {
+		const char *port = getenv("FALCON_ACCEL_SOC_PORT");
+
+		if (access(port, R_OK | W_OK) != 0) {
+			snprintf(what, what_len, "serial port %s: %s", port, strerror(errno));
+			return 0;
+		}
+		snprintf(what, what_len, "UART link on serial port %s, %u baud", port,
+			link_baud());
+		return 1;
+	}
 	if (access(sim, X_OK) != 0) {
 		snprintf(what, what_len, "no simulator at %s: make -C soc sim", sim);
 		return 0;
@@ -59,7 +105,8 @@ int fa_soc_probe(char *what, size_t what_len)
 		snprintf(what, what_len, "no firmware at %s: make -C soc fw", fw);
 		return 0;
 	}
-	snprintf(what, what_len, "simulator %s, firmware %s", sim, fw);
+	snprintf(what, what_len, "simulator %s, firmware %s%s", sim, fw,
+		link == LINK_PTY ? ", UART link on a pseudo-terminal" : "");
 	return 1;
 }
 
@@ -68,15 +115,170 @@ fa_soc *fa_soc_open(char *err, size_t err_len)
 	return fa_soc_open_ex(NULL, err, err_len);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static speed_t baud_code(unsigned baud)
+{
+	static const struct { unsigned rate; speed_t code; } t[] = {
+		{ 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 },
+		{ 57600, B57600 }, { 115200, B115200 }, { 230400, B230400 },
+#ifdef B460800
+		{ 460800, B460800 }, { 921600, B921600 }, { 1000000, B1000000 },
+		{ 2000000, B2000000 }, { 3000000, B3000000 },
+#endif
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i ++) {
+		if (t[i].rate == baud) {
+			return t[i].code;
+		}
+	}
+	return (speed_t)0;
+}
+
+/* A tty for the UART link: raw, 8N1, no flow control, non-blocking; -1
+   with a message. */
+static int open_tty(const char *path, unsigned baud, int flush, char *err,
+	size_t err_len)
+{
+	struct termios t;
+	speed_t sp = baud_code(baud);
+	int fd;
+
+	if (sp == (speed_t)0) {
+		snprintf(err, err_len, "soc: FALCON_ACCEL_SOC_BAUD=%u is not a rate this "
+			"host's termios knows (9600 .. 3000000)", baud);
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, err_len, "soc: cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (tcgetattr(fd, &t) != 0) {
+		snprintf(err, err_len, "soc: %s is not a terminal: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	cfmakeraw(&t);
+	t.c_cflag &= ~(tcflag_t)(CSTOPB | PARENB | CSIZE);
+#ifdef CRTSCTS
+	t.c_cflag &= ~(tcflag_t)CRTSCTS;
+#endif
+	t.c_cflag |= CS8 | CLOCAL | CREAD;
+	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	cfsetispeed(&t, sp);
+	cfsetospeed(&t, sp);
+	if (tcsetattr(fd, TCSANOW, &t) != 0) {
+		snprintf(err, err_len, "soc: cannot set %s to %u baud 8N1 raw: %s", path,
+			baud, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (flush) {
+		/* what the board sent before we listened (boot console, noise);
+		   the simulation's boot console is kept (the frame reader skips
+		   what is not a whole frame anyway) */
+		tcflush(fd, TCIOFLUSH);
+	}
+	return fd;
+}
+
+static fa_soc *new_soc(int link)
+{
+	fa_soc *s = calloc(1, sizeof *s);
+	const char *tmo = getenv("FALCON_ACCEL_SOC_TIMEOUT");
+
+	if (s == NULL) {
+		return NULL;
+	}
+	s->link = link;
+	s->to_child = s->from_child = s->console_fd = -1;
+	s->timeout_s = tmo != NULL ? strtod(tmo, NULL) : 3600.0;
+	if (!(s->timeout_s > 0)) {
+		s->timeout_s = 3600.0;
+	}
+	return s;
+}
+
+/* pty: the harness's first stdout line, "soc_sim: uart pty PATH". */
+static int read_pty_path(int fd, char *path, size_t len, double deadline)
+{
+	size_t n = 0;
+	char line[512];
+	const char *pre = "soc_sim: uart pty ";
+
+	while (n + 1 < sizeof line) {
+		struct pollfd pf = { fd, POLLIN, 0 };
+		double left = deadline - now_s();
+		ssize_t r;
+
+		if (left <= 0) {
+			return -2;
+		}
+		r = poll(&pf, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			continue;
+		}
+		r = read(fd, line + n, 1);
+		if (r <= 0) {
+			return -1;
+		}
+		if (line[n] == '\n') {
+			line[n] = 0;
+			if (strncmp(line, pre, strlen(pre)) != 0
+				|| strlen(line + strlen(pre)) + 1 > len)
+			{
+				return -1;
+			}
+			strcpy(path, line + strlen(pre));
+			return 0;
+		}
+		n ++;
+	}
+	return -1;
+}
+
 fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 {
 	const char *sim = env_or("FALCON_ACCEL_SOC_SIM", FA_SOC_SIM_DEFAULT);
 	const char *fw = env_or("FALCON_ACCEL_SOC_FW", FA_SOC_FW_DEFAULT);
 	const char *console = env_or("FALCON_ACCEL_SOC_CONSOLE", "/dev/null");
-	const char *tmo = getenv("FALCON_ACCEL_SOC_TIMEOUT");
+	int link = link_kind();
 	int in[2], out[2];
 	fa_soc *s;
 
+	if (link == LINK_SERIAL) {
+		s = new_soc(link);
+		if (s == NULL) {
+			snprintf(err, err_len, "soc: out of memory");
+			return NULL;
+		}
+		s->to_child = open_tty(getenv("FALCON_ACCEL_SOC_PORT"), link_baud(), 1, err,
+			err_len);
+		if (s->to_child < 0) {
+			free(s);
+			return NULL;
+		}
+		s->from_child = s->to_child;
+		if (strcmp(console, "/dev/null") != 0) {
+			s->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return s;
+	}
 	if (access(sim, X_OK) != 0) {
 		snprintf(err, err_len, "soc: simulator %s not found (make -C soc sim, "
 			"or set FALCON_ACCEL_SOC_SIM)", sim);
@@ -87,15 +289,11 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 			"or set FALCON_ACCEL_SOC_FW)", fw);
 		return NULL;
 	}
-	s = calloc(1, sizeof *s);
+	s = new_soc(link);
 	if (s == NULL || pipe(in) != 0 || pipe(out) != 0) {
 		snprintf(err, err_len, "soc: out of resources");
 		free(s);
 		return NULL;
-	}
-	s->timeout_s = tmo != NULL ? strtod(tmo, NULL) : 3600.0;
-	if (!(s->timeout_s > 0)) {
-		s->timeout_s = 3600.0;
 	}
 	s->pid = fork();
 	if (s->pid < 0) {
@@ -111,7 +309,7 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 		if (fd >= 0) {
 			dup2(fd, 2);
 		}
-		const char *argv[16];
+		const char *argv[18];
 		unsigned na = 0;
 
 		close(in[1]);
@@ -123,7 +321,10 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 		argv[na ++] = sim;
 		argv[na ++] = "--fw";
 		argv[na ++] = fw;
-		while (extra_args != NULL && *extra_args != NULL && na < 15) {
+		if (link == LINK_PTY) {
+			argv[na ++] = "--uart-pty";
+		}
+		while (extra_args != NULL && *extra_args != NULL && na < 17) {
 			argv[na ++] = *extra_args ++;
 		}
 		argv[na] = NULL;
@@ -135,7 +336,41 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 	s->to_child = in[1];
 	s->from_child = out[0];
 	signal(SIGPIPE, SIG_IGN);
+	if (link == LINK_PTY) {
+		char path[256];
+		int r = read_pty_path(s->from_child, path, sizeof path, now_s() + 120);
+
+		close(s->to_child);
+		close(s->from_child);
+		s->to_child = s->from_child = -1;
+		if (r != 0) {
+			snprintf(err, err_len, "soc: the simulator did not name its "
+				"pseudo-terminal (%s)", r == -2 ? "timeout" : "exited");
+			fa_soc_close(s);
+			return NULL;
+		}
+		s->to_child = open_tty(path, link_baud(), 0, err, err_len);
+		if (s->to_child < 0) {
+			fa_soc_close(s);
+			return NULL;
+		}
+		s->from_child = s->to_child;
+		if (strcmp(console, "/dev/null") != 0) {
+			s->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		}
+	}
 	return s;
+}
+
+static void close_fds(fa_soc *s)
+{
+	if (s->to_child >= 0) {
+		close(s->to_child);
+	}
+	if (s->from_child >= 0 && s->from_child != s->to_child) {
+		close(s->from_child);
+	}
+	s->to_child = s->from_child = -1;
 }
 
 void fa_soc_close(fa_soc *s)
@@ -145,14 +380,13 @@ void fa_soc_close(fa_soc *s)
 	if (s == NULL) {
 		return;
 	}
-	if (s->to_child >= 0) {
-		close(s->to_child);
-	}
-	if (s->from_child >= 0) {
-		close(s->from_child);
+	close_fds(s);
+	if (s->console_fd >= 0) {
+		close(s->console_fd);
 	}
 	if (s->pid > 0) {
-		/* EOF on its stdin ends the harness; do not wait long */
+		/* EOF on its stdin (pipe), the pty closed after use (pty) ends
+		   the harness; do not wait long */
 		struct timespec ts = { 0, 10000000 };
 		int k;
 
@@ -171,14 +405,6 @@ void fa_soc_close(fa_soc *s)
 	free(s);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void fail_link(fa_soc *s)
 {
 	if (s->pid > 0) {
@@ -188,14 +414,7 @@ static void fail_link(fa_soc *s)
 		waitpid(s->pid, &st, 0);
 		s->pid = 0;
 	}
-	if (s->to_child >= 0) {
-		close(s->to_child);
-		s->to_child = -1;
-	}
-	if (s->from_child >= 0) {
-		close(s->from_child);
-		s->from_child = -1;
-	}
+	close_fds(s);
 }
 
 /* Read exactly len bytes before the deadline; 0, -1 (EOF/error), -2 (timeout). */
@@ -232,40 +451,52 @@ static int read_full(fa_soc *s, uint8_t *p, size_t len, double deadline)
 	return 0;
 }
 
-int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
-	fa_soc_reply *rsp, char *err, size_t err_len)
+/* Write all of p; 0, or -1 (the peer is gone, or no room before the deadline). */
+static int write_all(int fd, const uint8_t *p, size_t len, double deadline)
 {
-	uint8_t hdr[8];
-	size_t off = 0, len;
-	double deadline;
-	int r;
-
-	if (s->to_child < 0) {
-		snprintf(err, err_len, "soc: the link is closed after an earlier failure");
-		return -1;
-	}
-	if (req_len > FA_SOC_MAX_MSG) {
-		snprintf(err, err_len, "soc: request of %zu bytes exceeds the "
-			"mailbox (%u)", req_len, FA_SOC_MAX_MSG);
-		return -1;
-	}
-	fa_soc_put32(s->req, FA_SOC_FRAME_MAGIC);
-	fa_soc_put32(s->req + 4, (uint32_t)req_len);
-	memcpy(s->req + 8, req, req_len);
-	while (off < req_len + 8) {
-		ssize_t w = write(s->to_child, s->req + off, req_len + 8 - off);
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
 
 		if (w < 0 && errno == EINTR) {
 			continue;
 		}
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pf = { fd, POLLOUT, 0 };
+			double left = deadline - now_s();
+
+			if (left <= 0) {
+				return -1;
+			}
+			poll(&pf, 1, left > 60 ? 60000 : (int)(left * 1000) + 1);
+			continue;
+		}
 		if (w <= 0) {
-			snprintf(err, err_len, "soc: the simulator is gone (write failed)");
-			fail_link(s);
 			return -1;
 		}
-		off += (size_t)w;
+		p += w;
+		len -= (size_t)w;
 	}
+	return 0;
+}
+
+/* pipe: one mailbox frame out, the reply into s->rsp; its length, or -1. */
+static long xfer_pipe(fa_soc *s, const uint8_t *req, size_t req_len,
+	char *err, size_t err_len)
+{
+	uint8_t hdr[8];
+	size_t len;
+	double deadline;
+	int r;
+
+	fa_soc_put32(s->req, FA_SOC_FRAME_MAGIC);
+	fa_soc_put32(s->req + 4, (uint32_t)req_len);
+	memcpy(s->req + 8, req, req_len);
 	deadline = now_s() + s->timeout_s;
+	if (write_all(s->to_child, s->req, req_len + 8, deadline) != 0) {
+		snprintf(err, err_len, "soc: the simulator is gone (write failed)");
+		fail_link(s);
+		return -1;
+	}
 	r = read_full(s, hdr, 8, deadline);
 	if (r == 0 && (fa_soc_get32(hdr) != FA_SOC_FRAME_MAGIC
 		|| fa_soc_get32(hdr + 4) > FA_SOC_MAX_MSG || fa_soc_get32(hdr + 4) < FA_SOC_RSP_HDR))
@@ -286,6 +517,160 @@ int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 		fail_link(s);
 		return -1;
 	}
+	return (long)len;
+}
+
+/* pty, serial: the next byte from the tty; 0..255, -1 (gone), -2 (timeout). */
+static int tty_byte(fa_soc *s, double deadline)
+{
+	while (s->in_pos == s->in_len) {
+		struct pollfd pf = { s->from_child, POLLIN, 0 };
+		double left = deadline - now_s();
+		ssize_t r;
+
+		if (left <= 0) {
+			return -2;
+		}
+		r = poll(&pf, 1, left > 60 ? 60000 : (int)(left * 1000) + 1);
+		if (r < 0 && errno != EINTR) {
+			return -1;
+		}
+		if (r <= 0) {
+			continue;
+		}
+		r = read(s->from_child, s->inbuf, sizeof s->inbuf);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN)) {
+			continue;
+		}
+		if (r < 0 || (r == 0 && (pf.revents & (POLLHUP | POLLERR)))) {
+			return -1;
+		}
+		s->in_pos = 0;
+		s->in_len = (size_t)r;
+	}
+	return s->inbuf[s->in_pos ++];
+}
+
+static int tty_read(fa_soc *s, uint8_t *p, size_t len, double deadline)
+{
+	while (len -- > 0) {
+		int b = tty_byte(s, deadline);
+
+		if (b < 0) {
+			return b;
+		}
+		*p ++ = (uint8_t)b;
+	}
+	return 0;
+}
+
+/* pty, serial: one UART link frame out (header, body, CRC-32), then frames
+   in until the REPLY (CONSOLE frames to the console, bytes outside frames
+   skipped): the reply's body into s->rsp; its length, or -1. */
+static long xfer_uart(fa_soc *s, const uint8_t *req, size_t req_len,
+	char *err, size_t err_len)
+{
+	const char *what = s->link == LINK_SERIAL ? "the board" : "the simulator";
+	uint8_t hdr[8], c[4];
+	uint32_t crc, len, type, win;
+	double deadline;
+	int r;
+
+	fa_soc_put32(s->req, FA_SOC_LINK_MAGIC);
+	fa_soc_put32(s->req + 4, (uint32_t)req_len);
+	fa_soc_put32(s->req + 8, FA_SOC_FT_REQUEST);
+	memcpy(s->req + FA_SOC_LINK_HDR, req, req_len);
+	crc = fa_soc_crc32(0, s->req + 4, FA_SOC_LINK_HDR - 4 + req_len);
+	fa_soc_put32(s->req + FA_SOC_LINK_HDR + req_len, crc);
+	deadline = now_s() + s->timeout_s;
+	if (write_all(s->to_child, s->req, FA_SOC_LINK_HDR + req_len + FA_SOC_LINK_CRC_LEN,
+		deadline) != 0)
+	{
+		snprintf(err, err_len, "soc: cannot write the request to %s", what);
+		fail_link(s);
+		return -1;
+	}
+	for (;;) {
+		win = 0;
+		do {
+			r = tty_byte(s, deadline);
+			win = (win >> 8) | ((uint32_t)(r & 0xFF) << 24);
+		} while (r >= 0 && win != FA_SOC_LINK_MAGIC);
+		if (r >= 0) {
+			r = tty_read(s, hdr, sizeof hdr, deadline);
+		}
+		len = fa_soc_get32(hdr);
+		type = fa_soc_get32(hdr + 4);
+		if (r == 0 && (len > FA_SOC_MAX_MSG || (type != FA_SOC_FT_REPLY
+			&& type != FA_SOC_FT_CONSOLE)))
+		{
+			snprintf(err, err_len, "soc: malformed frame from %s (type %u, "
+				"length %u)", what, type, len);
+			fail_link(s);
+			return -1;
+		}
+		if (r == 0) {
+			r = tty_read(s, s->rsp, len, deadline);
+		}
+		if (r == 0) {
+			r = tty_read(s, c, sizeof c, deadline);
+		}
+		if (r != 0) {
+			snprintf(err, err_len, r == -2 ? "soc: no reply from %s within %.0f s "
+				"(FALCON_ACCEL_SOC_TIMEOUT%s)" : "soc: the link to %s is gone "
+				"(%.0f s limit not reached%s)", what, s->timeout_s,
+				s->link == LINK_SERIAL ? "; is the firmware running, at "
+				"FALCON_ACCEL_SOC_BAUD?" : "");
+			fail_link(s);
+			return -1;
+		}
+		crc = fa_soc_crc32(fa_soc_crc32(0, hdr, sizeof hdr), s->rsp, len);
+		if (crc != fa_soc_get32(c)) {
+			snprintf(err, err_len, "soc: frame from %s with a bad CRC-32 "
+				"(0x%08X, computed 0x%08X; type %u, %u bytes): line noise or "
+				"another baud rate (FALCON_ACCEL_SOC_BAUD)", what,
+				fa_soc_get32(c), crc, type, len);
+			fail_link(s);
+			return -1;
+		}
+		if (type == FA_SOC_FT_CONSOLE) {
+			if (s->console_fd >= 0 && write(s->console_fd, s->rsp, len) < 0) {
+				close(s->console_fd);
+				s->console_fd = -1;
+			}
+			continue;
+		}
+		if (len < FA_SOC_RSP_HDR) {
+			snprintf(err, err_len, "soc: reply of %u bytes from %s (header: %u)",
+				len, what, FA_SOC_RSP_HDR);
+			fail_link(s);
+			return -1;
+		}
+		return (long)len;
+	}
+}
+
+int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
+	fa_soc_reply *rsp, char *err, size_t err_len)
+{
+	size_t off, len;
+	long n;
+
+	if (s->to_child < 0) {
+		snprintf(err, err_len, "soc: the link is closed after an earlier failure");
+		return -1;
+	}
+	if (req_len > FA_SOC_MAX_MSG) {
+		snprintf(err, err_len, "soc: request of %zu bytes exceeds the "
+			"mailbox (%u)", req_len, FA_SOC_MAX_MSG);
+		return -1;
+	}
+	n = s->link == LINK_PIPE ? xfer_pipe(s, req, req_len, err, err_len)
+		: xfer_uart(s, req, req_len, err, err_len);
+	if (n < 0) {
+		return -1;
+	}
+	len = (size_t)n;
 	if (fa_soc_get32(s->rsp) != FA_SOC_RSP_MAGIC) {
 		snprintf(err, err_len, "soc: reply with a bad magic");
 		fail_link(s);
@@ -350,6 +735,12 @@ int fa_soc_call(fa_soc *s, unsigned op, unsigned logn, unsigned mode,
 	if (fa_soc_raw(s, buf, len, rsp, err, err_len) != 0) {
 		return -1;
 	}
+	if (rsp->status >= FA_SOC_ST_FRAME_CRC && rsp->status <= FA_SOC_ST_FRAME_SYNC) {
+		snprintf(err, err_len, "soc: the SoC refused the request's frame: %s "
+			"(aux %llu); the request was not run", fa_soc_status_name(rsp->status),
+			(unsigned long long)rsp->aux);
+		return -1;
+	}
 	if (rsp->seq != s->seq || rsp->op != op) {
 		snprintf(err, err_len, "soc: reply to another request (op %u seq %u)",
 			rsp->op, rsp->seq);
@@ -362,7 +753,9 @@ const char *fa_soc_status_name(unsigned st)
 {
 	static const char *const names[] = {
 		"OK", "BAD_MAGIC", "BAD_OP", "BAD_LENGTH", "BAD_DEGREE",
-		"BAD_MODE", "LIB_ERROR", "TRAP", "ACCEL", "SIM_TIMEOUT"
+		"BAD_MODE", "LIB_ERROR", "TRAP", "ACCEL", "SIM_TIMEOUT",
+		"FRAME_CRC", "FRAME_LENGTH", "FRAME_TIMEOUT", "FRAME_TYPE",
+		"FRAME_UART", "FRAME_SYNC"
 	};
 
 	return st < sizeof names / sizeof names[0] ? names[st] : "UNKNOWN";

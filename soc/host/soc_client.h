@@ -1,16 +1,25 @@
 /*
- * soc_client.h -- the host side of the `soc` backend: starts the
- * Verilated falcon-accel SoC (soc, build/soc-sim/soc_sim) with the
- * firmware image (build/soc-fw/fw.elf) as a child process and forwards
- * whole operations to the firmware over the host link (soc/fw/soc_proto.h).
- * Every call has a wall-clock timeout: when the simulation does not
- * answer in time the child is killed and the call fails; the host never
- * waits forever.
+ * soc_client.h -- the host side of the `soc` backend: forwards whole
+ * operations to the SoC firmware over the host link (soc/fw/soc_proto.h,
+ * soc/doc/soclink.md), to one of:
+ *   - the Verilated falcon-accel SoC (build/soc-sim/soc_sim) with the
+ *     firmware image (build/soc-fw/fw.elf), started as a child process:
+ *     through its mailbox (the default, the fast simulation), or with
+ *     $FALCON_ACCEL_SOC_LINK=uart through its UART on a pseudo-terminal
+ *     (soc_sim --uart-pty: UART link frames, the code path of a board);
+ *   - a board: $FALCON_ACCEL_SOC_PORT=/dev/ttyUSB0 (termios raw, 8N1,
+ *     $FALCON_ACCEL_SOC_BAUD, default FA_SOC_LINK_BAUD = 115200; UART
+ *     link frames with a CRC-32; no simulator).
+ * Every call has a wall-clock timeout: when the SoC does not answer in
+ * time the call fails (a simulator child is killed); the host never
+ * waits forever. A reply frame with a bad CRC-32 or a malformed one fails
+ * the call with a message saying so.
  *
  * Paths: $FALCON_ACCEL_SOC_SIM and $FALCON_ACCEL_SOC_FW, else the build
  * tree's defaults. $FALCON_ACCEL_SOC_TIMEOUT: seconds per request
  * (default 3600). $FALCON_ACCEL_SOC_CONSOLE: file for the firmware's
- * console and the harness's messages (default: discarded).
+ * console (with the UART link: its CONSOLE frames) and the harness's
+ * messages (default: discarded).
  */
 #ifndef FA_SOC_CLIENT_H
 #define FA_SOC_CLIENT_H
@@ -57,7 +66,9 @@ void fa_soc_close(fa_soc *s);
 int fa_soc_raw(fa_soc *s, const uint8_t *req, size_t req_len,
 	fa_soc_reply *rsp, char *err, size_t err_len);
 
-/* Encode and send op/logn/mode with n fields. Same returns. */
+/* Encode and send op/logn/mode with n fields. Same returns; also -1 (the
+   link stays open) when the SoC answers that the request's frame was bad
+   (a FRAME_* status: the request was not run). */
 int fa_soc_call(fa_soc *s, unsigned op, unsigned logn, unsigned mode,
 	const fa_soc_field *in, unsigned n, fa_soc_reply *rsp,
 	char *err, size_t err_len);

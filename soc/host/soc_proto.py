@@ -9,6 +9,24 @@ REQ_MAGIC = 0x51434F53  # 'SOCQ'
 RSP_MAGIC = 0x52434F53  # 'SOCR'
 MAX_MSG = 0x8000  # request or reply, bytes
 
+# UART link (soc/doc/soclink.md): u32 magic, u32 length, u32 type, body, u32
+# CRC-32 after the body: IEEE 802.3 (reflected polynomial 0xEDB88320, initial
+# value and final XOR 0xFFFFFFFF; zlib's crc32) of every byte after the magic:
+# the length and type words and the body.
+LINK_MAGIC = 0x4C434F53  # 'SOCL'
+LINK_HDR_FORMAT = "<III"
+LINK_HDR_FIELDS = ("magic", "length", "type")
+LINK_HDR = 12
+LINK_BAUD = 115200
+LINK_SIM_DIV = 8
+LINK_TIMEOUT_BITS = 20000
+LINK_CONSOLE_MAX = 128
+LINK_TYPES = {  # FA_SOC_FT_*
+    "request": 1,
+    "reply": 2,
+    "console": 3,
+}
+
 # frame header: u32 magic, u32 length
 FRAME_HDR_FORMAT = "<II"
 FRAME_HDR_FIELDS = ("magic", "length")
@@ -73,6 +91,12 @@ STATUSES = {  # FA_SOC_ST_*
     "trap": 7,
     "accel": 8,
     "sim_timeout": 9,
+    "frame_crc": 10,
+    "frame_length": 11,
+    "frame_timeout": 12,
+    "frame_type": 13,
+    "frame_uart": 14,
+    "frame_sync": 15,
 }
 
 # KSTATS reply field table: records of u32 calls, u64 compute_cycles, u64

@@ -18,8 +18,9 @@ module soc_system #(
   output logic        host_rsp_valid_o,
   output logic [31:0] host_rsp_len_o,
   input  logic        host_rsp_take_i,
-  output logic        uart_tx_valid_o,
-  output logic [7:0]  uart_tx_data_o,
+  input  logic        mbox_link_i,     // strap (soc_top): 1 = mailbox host link
+  output logic        uart_tx_o,
+  input  logic        uart_rx_i,
   output logic        core_sleep_o,
   output logic        double_fault_o
 );
@@ -44,7 +45,7 @@ module soc_system #(
     .acc_m_axis_tdata_i (m_tdata), .acc_m_axis_tvalid_i (m_tvalid),
     .acc_m_axis_tready_o (m_tready), .acc_irq_i (irq),
     .host_req_i, .host_req_len_i, .host_rsp_valid_o, .host_rsp_len_o, .host_rsp_take_i,
-    .uart_tx_valid_o, .uart_tx_data_o, .core_sleep_o, .double_fault_o
+    .mbox_link_i, .uart_tx_o, .uart_rx_i, .core_sleep_o, .double_fault_o
   );
 
   always_latch begin

@@ -1,7 +1,8 @@
 // soc_top -- the falcon-accel SoC around its accelerator port: an Ibex
 // RV32IMC core (pythondata-cpu-ibex; single-cycle multiplier, branch
 // target ALU, writeback stage), 1 MiB of RAM (one-cycle instruction and
-// data ports), a console UART, the host mailbox, the DMA engine, and the
+// data ports), a UART (the console; the host link on a board), the host
+// mailbox (the simulation's fast host link), the DMA engine, and the
 // port to falcon_accel_top (AXI4-Lite master soc_axil_master, AXI-Stream
 // on the DMA engine, a clock enable). soc_system.sv puts the two
 // together with a clock gate; the simulation harness runs the
@@ -15,7 +16,8 @@
 // Unmapped addresses answer with an error (an access fault in the core).
 `default_nettype none
 module soc_top import soc_map_pkg::*; #(
-  parameter int unsigned P  = 4        // accelerator lanes (SOCCTL.CONFIG)
+  parameter int unsigned P     = 4,     // accelerator lanes (SOCCTL.CONFIG)
+  parameter int unsigned ClkHz = 0      // clk_i in Hz (SOCCTL.CLK_HZ; 0: simulation)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,          // asynchronous assert, synchronised release
@@ -49,15 +51,17 @@ module soc_top import soc_map_pkg::*; #(
   input  logic        acc_m_axis_tvalid_i,
   output logic        acc_m_axis_tready_o,
   input  logic        acc_irq_i,
-  // host link
+  // host mailbox (the simulation harness's host link)
   input  logic        host_req_i,
   input  logic [31:0] host_req_len_i,
   output logic        host_rsp_valid_o,
   output logic [31:0] host_rsp_len_o,
   input  logic        host_rsp_take_i,
-  // console
-  output logic        uart_tx_valid_o,
-  output logic [7:0]  uart_tx_data_o,
+  // strap: 1 = the host link is the mailbox, 0 = the UART (SOCCTL.CONFIG)
+  input  logic        mbox_link_i,
+  // UART (8N1; idle high)
+  output logic        uart_tx_o,
+  input  logic        uart_rx_i,
   // core state (for the harness)
   output logic        core_sleep_o,
   output logic        double_fault_o
@@ -249,7 +253,7 @@ module soc_top import soc_map_pkg::*; #(
     .clk_i, .rst_ni (rst_n),
     .req_i (g && d_sel == SelUart), .we_i (data_we), .addr_i (data_addr[11:0]),
     .wdata_i (data_wdata), .rvalid_o (uart_rvalid), .rdata_o (uart_rdata), .err_o (uart_err),
-    .tx_valid_o (uart_tx_valid_o), .tx_data_o (uart_tx_data_o)
+    .uart_tx_o, .uart_rx_i
   );
 
   soc_mbox u_mbox (
@@ -368,9 +372,10 @@ module soc_top import soc_map_pkg::*; #(
       if (g && d_sel == SelCtl) begin
         unique case ({data_we, data_addr[11:0]})
           {1'b0, SOCCTL_ID}:             ctl_rdata_q <= SOCCTL_ID_VALUE;
-          {1'b0, SOCCTL_CONFIG}:         ctl_rdata_q <= {15'd0, 1'b1, SocMapVersion[7:0], P[7:0]};
+          {1'b0, SOCCTL_CONFIG}:         ctl_rdata_q <= {14'd0, mbox_link_i, 1'b1, SocMapVersion[7:0], P[7:0]};
           {1'b0, SOCCTL_ACC_BUS_CYCLES}: ctl_rdata_q <= acc_bus_cyc_q;
           {1'b0, SOCCTL_DMA_CYCLES}:     ctl_rdata_q <= dma_cyc_q;
+          {1'b0, SOCCTL_CLK_HZ}:         ctl_rdata_q <= ClkHz;
           default: ctl_err_q <= 1'b1;
         endcase
       end

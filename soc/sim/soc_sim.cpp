@@ -7,10 +7,24 @@
  * soc_ram_load, releases reset and runs the clock; the host link is the
  * SoC mailbox, which the harness feeds from stdin and drains to stdout in
  * frames (u32 FA_SOC_FRAME_MAGIC, u32 length, bytes; soc/fw/soc_proto.h).
- * Console bytes from the UART go to stderr (or --console FILE).
+ * The UART's line (uart_tx_o) is decoded at the bit time the firmware set
+ * (the UART's DIV register, soc/sim/uart_line.h); with the mailbox link its
+ * bytes are the console and go to stderr (or --console FILE).
  *
  *   soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]
- *           [--flash FILE --flash-base ADDR --flash-size N]
+ *           [--flash FILE --flash-base ADDR --flash-size N] [--uart-pty]
+ *
+ * --uart-pty: the host link is the UART, as on a board (strap mbox_link_i
+ * = 0: the firmware serves UART link frames, soc/doc/soclink.md). The
+ * harness opens a pseudo-terminal, prints "soc_sim: uart pty PATH" on
+ * stdout (one line) and joins the UART to it: bytes the host writes to
+ * PATH become start, data and stop bits on uart_rx_i, bits from uart_tx_o
+ * become bytes for PATH, both at the UART's DIV bit time. stdin is not
+ * read; the simulation ends when the host, after sending something,
+ * closes PATH (or on SIGTERM). --timeout-cycles does not apply (the
+ * harness sees no requests: the host keeps its own timeout); a double
+ * fault ends it. The flash image is written back when the firmware starts
+ * to send (replies, console frames) and at the end.
  *
  * --flash: a RAM region that stands for the firmware's flash (the FIDO2
  * firmware, apps/fido2/fw/fido2_main.c) is loaded from FILE at start (filled with
@@ -32,6 +46,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "Vfalcon_accel_top.h"
@@ -45,6 +62,7 @@
 
 #include "soc_map.h"
 #include "soc_proto.h"
+#include "uart_line.h"
 
 namespace {
 
@@ -55,7 +73,14 @@ struct Harness {
 	uint64_t cyc = 0, acc_cyc = 0;
 	int dbg = getenv("SOC_DEBUG") ? atoi(getenv("SOC_DEBUG")) : 0;
 	FILE *console = stderr;
-	svScope ram_scope = nullptr, mbox_scope = nullptr;
+	svScope ram_scope = nullptr, mbox_scope = nullptr, uart_scope = nullptr;
+	/* the far end of the UART line */
+	UartLineRx line_rx;              /* uart_tx_o -> bytes */
+	UartLineTx line_tx;              /* bytes -> uart_rx_i */
+	bool uart_link = false;          /* --uart-pty: the bytes are the host link */
+	std::vector<uint8_t> to_host;    /* (uart_link) bytes from the SoC not yet written */
+	uint64_t tx_bytes = 0, rx_bytes = 0, tx_bursts = 0, tx_idle = 1ull << 40;
+	bool tx_burst_start = false;     /* a byte began after an idle line */
 #if VM_TRACE
 	VerilatedVcdC *vcd = nullptr;    /* SOC_VCD=file.vcd (trace builds only) */
 #endif
@@ -66,7 +91,8 @@ struct Harness {
 		acc = new Vfalcon_accel_top(&ctx);
 		ram_scope = svGetScopeFromName("TOP.soc_top.u_ram");
 		mbox_scope = svGetScopeFromName("TOP.soc_top.u_mbox");
-		if (ram_scope == nullptr || mbox_scope == nullptr) {
+		uart_scope = svGetScopeFromName("TOP.soc_top.u_uart");
+		if (ram_scope == nullptr || mbox_scope == nullptr || uart_scope == nullptr) {
 			fprintf(stderr, "soc_sim: DPI scopes not found\n");
 			exit(2);
 		}
@@ -75,6 +101,8 @@ struct Harness {
 		top->host_req_i = 0;
 		top->host_req_len_i = 0;
 		top->host_rsp_take_i = 0;
+		top->mbox_link_i = 1;
+		top->uart_rx_i = 1;
 		acc->aclk = 0;
 		acc->aresetn = 0;
 		to_soc();
@@ -165,10 +193,30 @@ struct Harness {
 		if (vcd != nullptr) { vcd->dump(2 * cyc + 2); if (cyc > 400000) { vcd->close(); vcd = nullptr; } }
 #endif
 		cyc ++;
-		if (top->uart_tx_valid_o) {
-			fputc(top->uart_tx_data_o, console);
-			if (top->uart_tx_data_o == '\n') fflush(console);
+		line();
+	}
+
+	/* The far end of the UART line, once per cycle (after the edge). */
+	void line()
+	{
+		svSetScope(uart_scope);
+		unsigned div = soc_uart_bit_cycles();
+		if (line_rx.st == UartLineRx::Idle && top->uart_tx_o == 0 && tx_idle > 20u * div) {
+			tx_burst_start = true;   /* a start bit after a quiet line */
+			tx_bursts ++;
 		}
+		tx_idle = top->uart_tx_o && line_rx.st == UartLineRx::Idle ? tx_idle + 1 : 0;
+		int b = line_rx.tick(top->uart_tx_o, div);
+		if (b >= 0) {
+			tx_bytes ++;
+			if (uart_link) {
+				to_host.push_back((uint8_t)b);
+			} else {
+				fputc(b, console);
+				if (b == '\n') fflush(console);
+			}
+		}
+		top->uart_rx_i = (uint8_t)line_tx.tick(div);
 	}
 
 	void reset()
@@ -373,6 +421,82 @@ void harness_error(const uint8_t *req, uint32_t req_len, unsigned status, uint64
 	write_frame(r, sizeof r);
 }
 
+volatile sig_atomic_t stop_sim = 0;
+
+void on_term(int)
+{
+	stop_sim = 1;
+}
+
+/*
+ * --uart-pty: the host link through a pseudo-terminal joined to the UART.
+ * Returns the exit status.
+ */
+int run_uart_pty(Harness &h, Flash &flash)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (m < 0 || grantpt(m) != 0 || unlockpt(m) != 0 || ptsname(m) == nullptr) {
+		fprintf(stderr, "soc_sim: cannot open a pseudo-terminal: %s\n", strerror(errno));
+		return 2;
+	}
+	/* raw bytes both ways (on Linux the master's termios calls set the
+	   slave's); the host sets its side again when it opens PATH */
+	struct termios t;
+	if (tcgetattr(m, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(m, TCSANOW, &t);
+	}
+	fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK);
+	printf("soc_sim: uart pty %s\n", ptsname(m));
+	fflush(stdout);
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	signal(SIGPIPE, SIG_IGN);
+	bool connected = false;     /* the host has sent something */
+	int rc = 0;
+	uint8_t buf[4096];
+	while (!stop_sim) {
+		/* a few cycles between looks at the pseudo-terminal */
+		for (int i = 0; i < 256; i ++) h.tick();
+		if (h.top->double_fault_o) {
+			fprintf(stderr, "soc_sim: core double fault at cycle %llu\n",
+				(unsigned long long)h.cyc);
+			rc = 3;
+			break;
+		}
+		if (h.tx_burst_start) {
+			h.tx_burst_start = false;
+			if (flash.path != nullptr && flash.sync(h) != 0) {
+				rc = 3;
+				break;
+			}
+		}
+		while (!h.to_host.empty()) {
+			ssize_t w = write(m, h.to_host.data(), h.to_host.size());
+			if (w <= 0) break;  /* EAGAIN (the host is not reading), or no host yet */
+			h.to_host.erase(h.to_host.begin(), h.to_host.begin() + w);
+		}
+		if (h.line_tx.q.size() >= 64) continue;
+		struct pollfd pf = { m, POLLIN, 0 };
+		if (poll(&pf, 1, 0) <= 0) continue;
+		if (pf.revents & POLLIN) {
+			ssize_t r = read(m, buf, sizeof buf);
+			if (r > 0) {
+				connected = true;
+				h.rx_bytes += (uint64_t)r;
+				h.line_tx.q.insert(h.line_tx.q.end(), buf, buf + r);
+				continue;
+			}
+		}
+		if ((pf.revents & (POLLHUP | POLLERR)) && connected) {
+			break;              /* the host closed PATH */
+		}
+	}
+	if (flash.path != nullptr && flash.sync(h) != 0) rc = 3;
+	close(m);
+	return rc;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -380,6 +504,7 @@ int main(int argc, char **argv)
 	const char *fw = nullptr, *console = nullptr;
 	uint64_t timeout = 40000000000ull;
 	Flash flash;
+	bool uart_pty = false;
 	for (int i = 1; i < argc; i ++) {
 		if (strcmp(argv[i], "--fw") == 0 && i + 1 < argc) {
 			fw = argv[++ i];
@@ -393,9 +518,11 @@ int main(int argc, char **argv)
 			flash.base = (uint32_t)strtoul(argv[++ i], nullptr, 0);
 		} else if (strcmp(argv[i], "--flash-size") == 0 && i + 1 < argc) {
 			flash.size = (uint32_t)strtoul(argv[++ i], nullptr, 0);
+		} else if (strcmp(argv[i], "--uart-pty") == 0) {
+			uart_pty = true;
 		} else {
 			fprintf(stderr, "usage: soc_sim --fw FW.elf [--timeout-cycles N] [--console FILE]"
-				" [--flash FILE --flash-base ADDR --flash-size N]\n");
+				" [--flash FILE --flash-base ADDR --flash-size N] [--uart-pty]\n");
 			return 2;
 		}
 	}
@@ -413,7 +540,25 @@ int main(int argc, char **argv)
 	}
 	if (load_elf(h, fw) != 0) return 2;
 	if (flash.path != nullptr && flash.load(h) != 0) return 2;
+	if (uart_pty) {
+		h.uart_link = true;
+		h.top->mbox_link_i = 0;
+	}
 	h.reset();
+	if (uart_pty) {
+		int rc = run_uart_pty(h, flash);
+		fflush(h.console);
+		fprintf(stderr, "soc_sim: %llu cycles simulated (accelerator clocked in %llu); "
+			"UART link: %llu bytes in, %llu out (%llu bursts), %llu framing errors\n",
+			(unsigned long long)h.cyc, (unsigned long long)h.acc_cyc,
+			(unsigned long long)h.rx_bytes, (unsigned long long)h.tx_bytes,
+			(unsigned long long)h.tx_bursts, (unsigned long long)h.line_rx.framing_errors);
+		h.top->final();
+		h.acc->final();
+		delete h.top;
+		delete h.acc;
+		return rc;
+	}
 
 	std::vector<uint8_t> req(FA_SOC_MAX_MSG), rsp(FA_SOC_MAX_MSG);
 	for (;;) {

@@ -99,8 +99,24 @@ def load():
     for part in ("frame", "request", "reply"):
         sl[part]["value"] = magic_value(sl[part]["magic"])
         sl[part]["fmt"], sl[part]["size"] = check_layout(part, sl[part]["header"])
-    if len({sl[p]["value"] for p in ("frame", "request", "reply")}) != 3:
-        fail("the frame, request and reply magics must differ")
+    lk = sl["link"]
+    lk["value"] = magic_value(lk["magic"])
+    lk["fmt"], lk["size"] = check_layout("link", lk["header"])
+    if [f["name"] for f in lk["header"]] != ["magic", "length", "type"]:
+        fail("link header: magic, length, type")
+    unique("link types", lk["types"], "name")
+    unique("link types", lk["types"], "code")
+    for t in ("REQUEST", "REPLY", "CONSOLE"):
+        if t not in {x["name"] for x in lk["types"]}:
+            fail("link types: needs %s" % t)
+    if not 4 <= lk["sim_div"] <= 0xFFFF or lk["timeout_bits"] < 100 or lk["console_max"] < 16:
+        fail("link: sim_div, timeout_bits or console_max out of range")
+    div = [r for r in sm["blocks"]["UART"] if r["name"] == "DIV"]
+    if len(div) != 1 or div[0].get("reset") != lk["sim_div"]:
+        fail("link sim_div %d must be the UART DIV register's reset value "
+             "(soc/data/socmap.json)" % lk["sim_div"])
+    if len({sl[p]["value"] for p in ("frame", "request", "reply", "link")}) != 4:
+        fail("the frame, request, reply and link magics must differ")
     req = {f["name"]: f for f in sl["request"]["header"]}
     for name, typ in (("magic", "u32"), ("op", "u16"), ("logn", "u8"), ("mode", "u8"),
                       ("seq", "u32")):
@@ -203,6 +219,17 @@ def layout_text(fields, magic=False):
 
 # ---------------------------------------------------------------- C
 
+def crc_nibbles():
+    """The 16 entries of the reflected CRC-32 (0xEDB88320) nibble table."""
+    out = []
+    for i in range(16):
+        c = i
+        for _ in range(4):
+            c = (c >> 1) ^ (0xEDB88320 if c & 1 else 0)
+        out.append(c)
+    return out
+
+
 def c_header(sl, km):
     app = sl["app_ops"]
     o = ["/* %s */" % GEN, "/*"]
@@ -224,8 +251,8 @@ def c_header(sl, km):
               " * ", " * ")
     o += wrap(sl["reply"]["doc"].split(". ", 1)[1], 76, " * ", " * ")
     o += [" */", "#ifndef FA_SOC_PROTO_H", "#define FA_SOC_PROTO_H", "",
-          "#include <stdint.h>", ""]
-    for part, name in (("frame", "FRAME"), ("request", "REQ"), ("reply", "RSP")):
+          "#include <stddef.h>", "#include <stdint.h>", ""]
+    for part, name in (("frame", "FRAME"), ("request", "REQ"), ("reply", "RSP"), ("link", "LINK")):
         o.append("#define FA_SOC_%-12s0x%08Xu   /* '%s' */"
                  % (name + "_MAGIC", sl[part]["value"], sl[part]["magic"]))
     o += ["", "#define FA_SOC_REQ_HDR %du" % sl["request"]["size"],
@@ -247,6 +274,19 @@ def c_header(sl, km):
             out += lines
         return out + ["};", ""]
 
+    lk = sl["link"]
+    o += ["/*"] + wrap("UART link: " + lk["doc"], 76, " * ", " * ")
+    o += wrap("Frame: %s, body, %s." % (layout_text(lk["header"]), lk["crc"]), 76, " * ", " * ")
+    o += [" */",
+          "#define FA_SOC_LINK_HDR %du" % lk["size"],
+          "#define FA_SOC_LINK_CRC_LEN 4u",
+          "#define FA_SOC_LINK_BAUD %du            /* %s */" % (lk["baud"], lk["baud_doc"]),
+          "#define FA_SOC_LINK_SIM_DIV %du             /* %s */" % (lk["sim_div"], lk["sim_div_doc"]),
+          "#define FA_SOC_LINK_TIMEOUT_BITS %du    /* %s */" % (lk["timeout_bits"], lk["timeout_bits_doc"]),
+          "#define FA_SOC_LINK_CONSOLE_MAX %du      /* %s */" % (lk["console_max"], lk["console_max_doc"]),
+          ""]
+    o.append("/* UART link frame type */")
+    o += enum("FT", lk["types"], lambda it: it["doc"])
     o.append("/* op (the request's fields and the reply's: above) */")
     o += enum("OP", sl["ops"], lambda it: "")
     o.append("/* mode: which engine runs the kernels */")
@@ -271,6 +311,23 @@ def c_header(sl, km):
           "\tp[1] = (uint8_t)(v >> 8);",
           "\tp[2] = (uint8_t)(v >> 16);",
           "\tp[3] = (uint8_t)(v >> 24);",
+          "}",
+          "",
+          "/* CRC-32 of the UART link (zlib's crc32: chained as",
+          "   fa_soc_crc32(fa_soc_crc32(0, a, na), b, nb)); a nibble table. */",
+          "static inline uint32_t fa_soc_crc32(uint32_t crc, const uint8_t *p, size_t n)",
+          "{",
+          "\tstatic const uint32_t t[16] = {"]
+    o += wrap(", ".join("0x%08Xu" % v for v in crc_nibbles()) + ",", 80, "\t\t", "\t\t")
+    o += ["\t};",
+          "",
+          "\tcrc = ~crc;",
+          "\twhile (n -- > 0) {",
+          "\t\tcrc ^= *p ++;",
+          "\t\tcrc = (crc >> 4) ^ t[crc & 15u];",
+          "\t\tcrc = (crc >> 4) ^ t[crc & 15u];",
+          "\t}",
+          "\treturn ~crc;",
           "}",
           "",
           "#endif",
@@ -310,6 +367,20 @@ def py_module(sl, km):
          "REQ_MAGIC = 0x%08X  # '%s'" % (sl["request"]["value"], sl["request"]["magic"]),
          "RSP_MAGIC = 0x%08X  # '%s'" % (sl["reply"]["value"], sl["reply"]["magic"]),
          "MAX_MSG = 0x%X  # %s" % (sl["max_msg"], sl["max_msg_doc"]), ""]
+    lk = sl["link"]
+    o += wrap("UART link (soc/doc/soclink.md): %s, body, %s." % (
+        layout_text(lk["header"]), lk["crc"]), 79, "# ", "# ")
+    o += ["LINK_MAGIC = 0x%08X  # '%s'" % (lk["value"], lk["magic"]),
+          "LINK_HDR_FORMAT = %s" % q(lk["fmt"]),
+          "LINK_HDR_FIELDS = %s" % py_tuple(f["name"] for f in lk["header"]),
+          "LINK_HDR = %d" % lk["size"],
+          "LINK_BAUD = %d" % lk["baud"],
+          "LINK_SIM_DIV = %d" % lk["sim_div"],
+          "LINK_TIMEOUT_BITS = %d" % lk["timeout_bits"],
+          "LINK_CONSOLE_MAX = %d" % lk["console_max"]]
+    o += py_dict("LINK_TYPES", [(t["name"].lower(), "%d" % t["code"]) for t in lk["types"]],
+                 "FA_SOC_FT_*")
+    o.append("")
     for part, name in (("frame", "FRAME"), ("request", "REQ"), ("reply", "RSP")):
         hdr = sl[part]["header"]
         o += wrap("%s header: %s" % (part, layout_text(hdr)), 79, "# ", "# ")
@@ -364,13 +435,26 @@ def md(sl, km):
          "C: `soc/fw/soc_proto.h`; Python: `soc/host/soc_proto.py` (both generated).", "",
          "## Constants", "",
          "| Name | Value | Description |", "|---|---|---|"]
-    for part, name in (("frame", "FRAME"), ("request", "REQ"), ("reply", "RSP")):
+    for part, name in (("frame", "FRAME"), ("request", "REQ"), ("reply", "RSP"), ("link", "LINK")):
         o.append("| FA_SOC_%s_MAGIC | 0x%08X | '%s' |" % (name, sl[part]["value"], sl[part]["magic"]))
     o += ["| FA_SOC_REQ_HDR | %d | request header, bytes |" % sl["request"]["size"],
           "| FA_SOC_RSP_HDR | %d | reply header, bytes |" % sl["reply"]["size"],
           "| FA_SOC_MAX_MSG | 0x%X | %s |" % (sl["max_msg"], sl["max_msg_doc"]), ""]
-    o += ["## Frame", "", sl["frame"]["doc"] + " " + sl["mailbox"], ""]
+    lk = sl["link"]
+    o += ["| FA_SOC_LINK_HDR | %d | UART link frame header, bytes |" % lk["size"],
+          "| FA_SOC_LINK_BAUD | %d | %s |" % (lk["baud"], lk["baud_doc"]),
+          "| FA_SOC_LINK_SIM_DIV | %d | %s |" % (lk["sim_div"], lk["sim_div_doc"]),
+          "| FA_SOC_LINK_TIMEOUT_BITS | %d | %s |" % (lk["timeout_bits"], lk["timeout_bits_doc"]),
+          "| FA_SOC_LINK_CONSOLE_MAX | %d | %s |" % (lk["console_max"], lk["console_max_doc"]), ""]
+    o += ["## Frame (harness pipe)", "", sl["frame"]["doc"] + " " + sl["mailbox"], ""]
     o += md_layout(sl["frame"]["header"])
+    o += ["", "## UART link frame", "", lk["doc"], ""]
+    o += md_layout(lk["header"])
+    o += ["| %d | (body) | `length` bytes | the message |" % lk["size"],
+          "| %d + length | crc | u32 | %s |" % (lk["size"], lk["crc"]),
+          "", "| Code | Frame type | Description |", "|---|---|---|"]
+    for t in lk["types"]:
+        o.append("| %d | FA_SOC_FT_%s | %s |" % (t["code"], t["name"], t["doc"]))
     o += ["", "## Request header", "", sl["request"]["doc"], ""]
     o += md_layout(sl["request"]["header"])
     o += ["", "## Reply header", "", sl["reply"]["doc"], ""]

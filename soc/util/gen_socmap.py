@@ -41,7 +41,30 @@ def load():
     for a, b in zip(regs, regs[1:]):
         if a["base"] + a["size"] > b["base"]:
             raise SystemExit("gen_socmap: regions %s and %s overlap" % (a["name"], b["name"]))
+    for blk, regs in sm["blocks"].items():
+        for g in regs:
+            used = 0
+            for fl in g.get("fields", []):
+                fl["hi"], fl["lo"] = bits(blk, g["name"], fl)
+                m = ((1 << (fl["hi"] + 1)) - 1) ^ ((1 << fl["lo"]) - 1)
+                if used & m:
+                    raise SystemExit("gen_socmap: %s.%s.%s overlaps another field"
+                                     % (blk, g["name"], fl["name"]))
+                used |= m
     return sm, rm
+
+
+def bits(blk, reg, fl):
+    """(hi, lo) of a field's "bits": "n" or "hi:lo" within 32 bits."""
+    parts = [int(x) for x in str(fl["bits"]).split(":")]
+    hi, lo = (parts[0], parts[-1])
+    if len(parts) > 2 or not 31 >= hi >= lo >= 0:
+        raise SystemExit("gen_socmap: %s.%s.%s: bad bits %r" % (blk, reg, fl["name"], fl["bits"]))
+    return hi, lo
+
+
+def bits_text(fl):
+    return "[%d]" % fl["lo"] if fl["hi"] == fl["lo"] else "[%d:%d]" % (fl["hi"], fl["lo"])
 
 
 def c_header(sm, rm):
@@ -58,13 +81,20 @@ def c_header(sm, rm):
             o.append("#define FA_SOC_%s_%s 0x%03Xu  /* %s: %s */" % (blk, g["name"], g["offset"], g["access"], g["doc"]))
             if "reset" in g:
                 o.append("#define FA_SOC_%s_%s_VALUE 0x%08Xu" % (blk, g["name"], g["reset"]))
+            for fl in g.get("fields", []):
+                pre = "FA_SOC_%s_%s_%s" % (blk, g["name"], fl["name"])
+                if fl["hi"] == fl["lo"]:
+                    o.append("#define %s (1u << %d)  /* %s */" % (pre, fl["lo"], fl["doc"]))
+                else:
+                    o.append("#define %s_SHIFT %du  /* %s */" % (pre, fl["lo"], fl["doc"]))
+                    o.append("#define %s_MASK 0x%Xu" % (pre, (1 << (fl["hi"] - fl["lo"] + 1)) - 1))
     o += ["", "#endif", ""]
     return "\n".join(o)
 
 
 def sv_pkg(sm, rm):
     o = ["// %s" % GEN, "package soc_map_pkg;"]
-    o.append("  localparam int unsigned SocMapVersion = %d;" % sm["version"])
+    o.append("  localparam int SocMapVersion = %d;" % sm["version"])
     o.append("  localparam logic [31:0] BootAddr = 32'h%08X;" % sm["boot_addr"])
     for r in sm["regions"]:
         camel = "".join(p.capitalize() for p in r["name"].split("_"))
@@ -75,6 +105,13 @@ def sv_pkg(sm, rm):
             o.append("  localparam logic [11:0] %s_%s = 12'h%03X;" % (blk, g["name"], g["offset"]))
             if "reset" in g:
                 o.append("  localparam logic [31:0] %s_%s_VALUE = 32'h%08X;" % (blk, g["name"], g["reset"]))
+            for fl in g.get("fields", []):
+                pre = "%s_%s_%s" % (blk, g["name"], fl["name"])
+                if fl["hi"] == fl["lo"]:
+                    o.append("  localparam int %s_BIT = %d;" % (pre, fl["lo"]))
+                else:
+                    o.append("  localparam int %s_LSB = %d;" % (pre, fl["lo"]))
+                    o.append("  localparam int %s_WIDTH = %d;" % (pre, fl["hi"] - fl["lo"] + 1))
     o.append("endpackage")
     return "\n".join(o) + "\n"
 
@@ -89,7 +126,10 @@ def md(sm, rm):
     for blk, regs in sm["blocks"].items():
         o += ["", "## %s registers" % blk, "", "| Offset | Name | Access | Description |", "|---|---|---|---|"]
         for g in regs:
-            o.append("| 0x%03X | %s | %s | %s |" % (g["offset"], g["name"], g["access"].upper(), g["doc"]))
+            rst = " Reset: %d." % g["reset"] if "reset" in g and blk != "SOCCTL" else ""
+            o.append("| 0x%03X | %s | %s | %s%s |" % (g["offset"], g["name"], g["access"].upper(), g["doc"], rst))
+            for fl in g.get("fields", []):
+                o.append("| | %s %s | | %s |" % (fl["name"], bits_text(fl), fl["doc"]))
     o += ["", "The ACCEL region's registers: hw/top/doc/regmap.md (version %d)." % rm["version"]]
     return "\n".join(o) + "\n"
 

@@ -21,6 +21,7 @@ riscv64-unknown-elf-gcc -march=rv32imc_zicsr -mabi=ilp32 -nostdlib -nostartfiles
 riscv64-unknown-elf-objcopy -O binary "$OUT/vex_smoke.elf" "$OUT/vex_smoke.bin"
 nice verilator --cc --exe --build -j 2 -O2 -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN \
 	-Wno-UNOPTFLAT --top-module soc_top -Mdir "$OUT/obj" -o vex_smoke_tb \
+	-CFLAGS "-I$ROOT/soc/fw -I$ROOT/soc/sim" \
 	$SRCS "$SOCSYN_VEX" "$D/vex_smoke_tb.cpp" > "$OUT/verilator.log" 2>&1 \
 	|| { tail -n 20 "$OUT/verilator.log" >&2; exit 1; }
 "$OUT/obj/vex_smoke_tb" "$OUT/vex_smoke.bin"

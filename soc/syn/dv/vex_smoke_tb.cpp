@@ -3,9 +3,11 @@
  * soc_top as soc/syn reads it (VexRiscv_IMAC behind the ibex_top
  * stand-in, 256 KiB RAM map), without the accelerator (its AXI4-Lite port
  * never answers; the program does not touch it). Loads a flat binary into
- * the RAM through soc_ram's DPI export, releases reset, collects the UART
- * bytes, and stops when the program posts its verdict on the mailbox's
- * response registers (1 = pass) or after a cycle limit.
+ * the RAM through soc_ram's DPI export, releases reset, decodes the bytes
+ * on the UART's line (uart_tx_o, 8N1 at the UART's reset bit time:
+ * soc/sim/uart_line.h), and stops when the program has posted its verdict
+ * on the mailbox's response registers (1 = pass) and the UART has sent
+ * what it holds, or after a cycle limit.
  *   usage: vex_smoke_tb PROGRAM.bin [MAX_CYCLES]
  * Exit 0 only if the verdict is 1 and the UART printed "VEX OK\n".
  */
@@ -17,6 +19,9 @@
 #include "Vsoc_top__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
+
+#include "soc_map.h"
+#include "uart_line.h"
 
 int main(int argc, char **argv)
 {
@@ -50,19 +55,27 @@ int main(int argc, char **argv)
 		             (unsigned)img[i + 2] << 16 | (unsigned)img[i + 3] << 24);
 
 	std::string uart;
-	unsigned long cyc;
+	UartLineRx line;
+	unsigned long cyc, idle = 0;
+	/* the program does not change DIV: the line runs at its reset value */
+	const unsigned div = FA_SOC_UART_DIV_VALUE;
 	int verdict = -1;
+	top.mbox_link_i = 1;
+	top.uart_rx_i = 1;
 	for (cyc = 0; cyc < max_cycles; cyc++) {
 		if (cyc == 4)
 			top.rst_ni = 1;
 		top.clk_i = 1;
 		top.eval();
-		if (top.uart_tx_valid_o)
-			uart.push_back((char)top.uart_tx_data_o);
-		if (top.host_rsp_valid_o) {
+		int b = line.tick(top.uart_tx_o, div);
+		if (b >= 0)
+			uart.push_back((char)b);
+		if (top.host_rsp_valid_o && verdict < 0)
 			verdict = (int)top.host_rsp_len_o;
+		/* after the verdict: until the line has been idle for two bytes */
+		idle = top.uart_tx_o && line.st == UartLineRx::Idle ? idle + 1 : 0;
+		if (verdict >= 0 && idle > 20 * div)
 			break;
-		}
 		top.clk_i = 0;
 		top.eval();
 	}

@@ -8,14 +8,20 @@
 // which optional units it has). The RAM size is soc_map_pkg's RamMask + 1;
 // the synthesis flow reads a copy of soc_map_pkg with a smaller RAM
 // (soc/syn/sources.sh). The core under soc_top is what the flow's
-// ibex_top is (soc/syn/rtl/ibex_top_vexriscv.sv).
+// ibex_top is (soc/syn/rtl/ibex_top_vexriscv.sv). The host link of a board
+// is the UART (uart_tx_o / uart_rx_i to the board's USB-serial bridge;
+// strap mbox_link_i = 0: soc/doc/soclink.md, UART link); the mailbox ports
+// stay for a host bridge of one's own.
 `default_nettype none
 module soc_syn_top #(
   parameter int unsigned P       = 1,
   parameter int unsigned LP      = 0,
   parameter int unsigned SAMPLER = 0,
   parameter int unsigned KECCAK  = 1,
-  parameter int unsigned FFSAMP  = 0
+  parameter int unsigned FFSAMP  = 0,
+  // clk_i in Hz: the firmware sets the UART's bit time from it (SOCCTL.CLK_HZ,
+  // soc/doc/soclink.md UART link); set it to the board's SoC clock
+  parameter int unsigned CLK_HZ  = 50000000
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -24,8 +30,8 @@ module soc_syn_top #(
   output logic        host_rsp_valid_o,
   output logic [31:0] host_rsp_len_o,
   input  logic        host_rsp_take_i,
-  output logic        uart_tx_valid_o,
-  output logic [7:0]  uart_tx_data_o,
+  output logic        uart_tx_o,
+  input  logic        uart_rx_i,
   output logic        core_sleep_o,
   output logic        double_fault_o
 );
@@ -37,7 +43,7 @@ module soc_syn_top #(
   logic [1:0]  bresp, rresp;
   logic        s_tvalid, s_tready, s_tlast, m_tvalid, m_tready, m_tlast;
 
-  soc_top #(.P(P)) u_soc (
+  soc_top #(.P(P), .ClkHz(CLK_HZ)) u_soc (
     .clk_i, .rst_ni, .acc_clk_en_o (en), .acc_rst_no (acc_rst_n),
     .m_axil_awaddr_o (awaddr), .m_axil_awvalid_o (awvalid), .m_axil_awready_i (awready),
     .m_axil_wdata_o (wdata), .m_axil_wstrb_o (wstrb), .m_axil_wvalid_o (wvalid),
@@ -50,7 +56,7 @@ module soc_syn_top #(
     .acc_m_axis_tdata_i (m_tdata), .acc_m_axis_tvalid_i (m_tvalid),
     .acc_m_axis_tready_o (m_tready), .acc_irq_i (irq),
     .host_req_i, .host_req_len_i, .host_rsp_valid_o, .host_rsp_len_o, .host_rsp_take_i,
-    .uart_tx_valid_o, .uart_tx_data_o, .core_sleep_o, .double_fault_o
+    .mbox_link_i (1'b0), .uart_tx_o, .uart_rx_i, .core_sleep_o, .double_fault_o
   );
 
   soc_syn_clk_gate u_acc_clk_gate (.clk_i, .en_i (en), .clk_o (acc_clk));
