@@ -1,6 +1,7 @@
 """The C library as the reference model of the sampler RTL.
 
-Builds src/*.c plus dv/sampler_ref.c into a shared object (emulated FP,
+Builds the core library (src/*.c, src/mlkem/*.c, as CMake does) plus
+dv/sampler_ref.c into a shared object (emulated FP,
 FA_FPEMU=1: binary64 with subnormals flushed, as hw/fp64) under the hardware
 build directory and wraps it with ctypes. Nothing here re-implements the
 sampler: every expected z, byte count and refill comes from the library.
@@ -20,7 +21,9 @@ _LIB = None
 
 
 def _sources():
-    return sorted(glob.glob(os.path.join(ROOT, "src", "*.c"))) + [
+    # (the whole core: FN-DSA's pre-hash calls ML-KEM's SHA3-256)
+    return sorted(glob.glob(os.path.join(ROOT, "src", "*.c"))) + sorted(
+        glob.glob(os.path.join(ROOT, "src", "mlkem", "*.c"))) + [
         os.path.join(HERE, "sampler_ref.c")]
 
 
