@@ -6,6 +6,7 @@ Endpoints (see openapi.json, also served at /openapi.json):
     GET  /metrics                    Prometheus text format
     GET  /openapi.json               the API description
     POST /v1/keys                    create a key pair        (token)
+    GET  /v1/keys                    list the keys            (token)
     GET  /v1/keys/{key_id}           public key
     POST /v1/keys/{key_id}/sign      sign one message         (token)
     POST /v1/sign/batch              sign many messages       (token)
@@ -85,6 +86,7 @@ ROUTES: List[Tuple[str, str, str, bool, Optional[str], Optional[str]]] = [
     ("GET", "/openapi.json", "get_openapi", False, None, None),
     ("POST", "/v1/keys", "create_key", True, "CreateKeyRequest",
      "PublicKey"),
+    ("GET", "/v1/keys", "list_keys", True, None, "KeyList"),
     ("GET", "/v1/keys/{key_id}", "get_key", False, None, "PublicKey"),
     ("POST", "/v1/keys/{key_id}/sign", "sign_one", True, "SignRequest",
      "SignResponse"),
@@ -722,6 +724,18 @@ class SigningService:
     async def get_key(self, request: Request) -> Response:
         rec = self._key(request.path_params["key_id"])
         return self._ok(self._public(rec))
+
+    async def list_keys(self, request: Request) -> Response:
+        """Every stored key, by key id, with its scheme."""
+        self._auth(request.headers)
+        loop = asyncio.get_running_loop()
+        try:
+            recs = await loop.run_in_executor(
+                None, lambda: [self.keys.get(k) for k in self.keys.ids()])
+        except core.FalconError as e:
+            raise HttpError(500, "bad_key_file", str(e), e.code)
+        return self._ok({"keys": [self._public(r) for r in recs
+                                  if r is not None]})
 
     async def sign_one(self, request: Request) -> Response:
         self._auth(request.headers)

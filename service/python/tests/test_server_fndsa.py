@@ -317,3 +317,16 @@ def test_openapi_documents_the_scheme_fields():
         assert set(model["properties"]["prehash"]["enum"]) == \
             set(fa.PREHASHES)
     assert json.dumps(DOC)   # (loaded by test_server from openapi.json)
+
+
+def test_keys_are_listed_with_their_scheme(server, keys):
+    st, out = Client(server.port).call("GET", "/v1/keys")
+    assert st == 401
+    st, out = Client(server.port, TOKEN).call("GET", "/v1/keys")
+    assert st == 200, out
+    conforms(DOC, {"$ref": "#/components/schemas/KeyList"}, out)
+    listed = {k["key_id"]: k for k in out["keys"]}
+    assert [k["key_id"] for k in out["keys"]] == sorted(listed)
+    for k in keys.values():
+        assert listed[k["key_id"]]["scheme"] == k["scheme"]
+        assert listed[k["key_id"]]["public_key"] == k["public_key"]
