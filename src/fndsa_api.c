@@ -604,6 +604,7 @@ static int verify_mu(const struct fa_kernels *k, const uint8_t *sig,
 	if (r != FA_OK) {
 		return sig_scheme_check(sig, sig_len, logn, r);
 	}
+	/* |s2[i]| <= 840 (decoder): norm2 <= 1024 * 840^2 < 2^30 */
 	for (u = 0; u < n; u ++) {
 		norm2 += (uint32_t)((int32_t)s2[u] * s2[u]);
 	}
@@ -621,6 +622,8 @@ static int verify_mu(const struct fa_kernels *k, const uint8_t *sig,
 		fa_k_mq_poly_mul_ntt(k, t2, h, logn);
 		fa_k_mq_intt(k, t2, logn);
 	}
+	/* s1 centred; out of [-840, 840] (sat) rejects. Within it every
+	   square is below 2^20, so norm1 < 2^30 cannot wrap. */
 	for (u = 0; u < n; u ++) {
 		int32_t d = (int32_t)t1[u] - (int32_t)t2[u];
 
@@ -628,9 +631,7 @@ static int verify_mu(const struct fa_kernels *k, const uint8_t *sig,
 		/* centre in [-(q-1)/2, (q-1)/2] */
 		d -= (int32_t)FA_Q & -(int32_t)(d > (int32_t)(FA_Q - 1) / 2);
 		norm1 += (uint32_t)(d * d);
-		sat |= norm1;
-		sat |= (uint32_t)(FA_FNDSA_BINF - d);
-		sat |= (uint32_t)(FA_FNDSA_BINF + d);
+		sat |= (uint32_t)(FA_FNDSA_BINF - d) | (uint32_t)(FA_FNDSA_BINF + d);
 	}
 	norm1 |= -(sat >> 31);
 	if (norm1 < (uint32_t)-norm2 && norm1 + norm2 <= fa_l2bound[logn]) {

@@ -66,8 +66,8 @@ void fa_fndsa_privkey_encode(uint8_t *sk, const int8_t *f, const int8_t *g,
 /* The public key holds h = g/f in NTT form (fa_to_ntt's order).
    f, g, F, G, the public key (pk_out, may be NULL) recomputed and the key
    checked (falcon_accel.h, fa_fndsa_sign); hsk = SHAKE256(f||g bytes)
-   (40 bytes), hpk = the stored SHAKE256(pk) (64 bytes). tmp: 8n bytes,
-   2-byte aligned. */
+   (40 bytes), hpk = the stored SHAKE256(pk) (64 bytes). tmp: 40n
+   bytes, 8-byte aligned. */
 int fa_fndsa_privkey_decode(int8_t *f, int8_t *g, int8_t *F, int8_t *G,
 	uint8_t *hsk, uint8_t *hpk, uint8_t *pk_out, unsigned *logn,
 	const uint8_t *sk, size_t sk_len, uint8_t *tmp,

@@ -514,6 +514,51 @@ static void test_hashes(void)
 	CHECK(memcmp(d, w, 64) == 0, "sha512 1111 bytes");
 }
 
+/* The exact NTRU equation check of private-key decoding: F negated
+   (G = gF/f mod q is then negated too, within [-127, 127] as before,
+   and fG - gF = -q = 0 mod q, with the stored hash of the public key
+   still right) is refused by every backend, in signing and expansion. */
+static void test_ntru_check(void)
+{
+	static uint8_t sk[FA_FNDSA_PRIVKEY_SIZE(10)];
+	static uint8_t pk[FA_FNDSA_PUBKEY_SIZE(10)];
+	static uint8_t sig[FA_FNDSA_SIG_SIZE(10)];
+	static uint64_t ek[FA_FNDSA_EXPANDED_KEY_SIZE(10) / 8 + 1];
+	uint8_t sseed[40] = { 9 };
+	unsigned logn;
+	size_t bi;
+
+	for (logn = 2; logn <= 10; logn ++) {
+		size_t n = (size_t)1 << logn;
+		size_t off = 1 + 2 * ((n * FA_FG_BITS(logn)) >> 3), u;
+		size_t skl = FA_FNDSA_PRIVKEY_SIZE(logn);
+		uint8_t seed[32] = { 7, (uint8_t)logn };
+
+		CHECK(fa_fndsa_keygen_seed(NULL, seed, logn, sk, skl, pk,
+			FA_FNDSA_PUBKEY_SIZE(logn), tmp, sizeof tmp) == FA_OK,
+			"ntru check: keygen");
+		for (u = 0; u < n; u ++) {
+			sk[off + u] = (uint8_t)(-(int8_t)sk[off + u]);
+		}
+		for (bi = 0; bi < fa_backend_count(); bi ++) {
+			const fa_backend *be = fa_backend_at(bi);
+			int r1, r2;
+
+			if (!fa_backend_available(be)) {
+				continue;
+			}
+			r1 = fa_fndsa_sign_seed(be, sseed, sig,
+				FA_FNDSA_SIG_SIZE(logn), sk, skl, NULL, 0,
+				FA_FNDSA_PH_NONE, "m", 1, tmp, sizeof tmp);
+			r2 = fa_fndsa_expand_privkey(be, ek, sizeof ek, sk, skl,
+				tmp, sizeof tmp);
+			CHECK(r1 == FA_ERR_KEY && r2 == FA_ERR_KEY,
+				"F negated, logn %u, %s: sign %d, expand %d",
+				logn, fa_backend_name(be), r1, r2);
+		}
+	}
+}
+
 /* Round-3 objects given to FN-DSA functions; arguments. */
 static void test_errors(void)
 {
@@ -793,6 +838,7 @@ int main(int argc, char **argv)
 
 	test_hashes();
 	test_errors();
+	test_ntru_check();
 	test_vectors();
 	test_crate_kat();
 	test_scan(all ? 0 : SCAN_DEFAULT);
