@@ -107,6 +107,8 @@ typedef struct {
 	size_t pk_len;
 	uint8_t *sk;
 	size_t sk_len;
+	fa_prepared_pubkey pp;   /* round 3: h in NTT form, for verifying */
+	int pp_ready;
 } fap_key;
 
 static int alg_fndsa(int alg)
@@ -174,6 +176,8 @@ static int key_derive_pub(fap_key *k)
 		return 0;
 	}
 	k->has_pub = 1;
+	k->pp_ready = !alg_fndsa(k->alg)
+		&& fa_pubkey_prepare(k->pc->be, &k->pp, k->pk, k->pk_len) == FA_OK;
 	return 1;
 }
 
@@ -234,6 +238,10 @@ static int key_set(fap_key *k, const uint8_t *sk, size_t sk_len,
 		memcpy(k->pk, pk, pk_len);
 		k->pk_len = pk_len;
 		k->has_pub = 1;
+		if (!alg_fndsa(k->alg)) {
+			k->pp = pp;
+			k->pp_ready = 1;
+		}
 		return 1;
 	}
 	return 0;
@@ -493,6 +501,8 @@ static void *km_gen(void *vg, OSSL_CALLBACK *cb, void *cbarg)
 		return NULL;
 	}
 	k->has_priv = k->has_pub = 1;
+	k->pp_ready = !alg_fndsa(g->alg)
+		&& fa_pubkey_prepare(g->pc->be, &k->pp, k->pk, k->pk_len) == FA_OK;
 	return k;
 }
 
@@ -526,6 +536,8 @@ static void *km_dup(const void *vk, int selection)
 		memcpy(d->pk, k->pk, k->pk_len);
 		d->pk_len = k->pk_len;
 		d->has_pub = 1;
+		d->pp = k->pp;
+		d->pp_ready = k->pp_ready;
 	}
 	if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && k->has_priv) {
 		d->sk = OPENSSL_malloc(k->sk_len);
@@ -756,17 +768,20 @@ static int sig_verify(void *vs, const unsigned char *sig, size_t siglen,
 {
 	fap_sigctx *s = vs;
 	fap_key *k = s->key;
+	/* verification scratch on the stack (10n + 16 bytes, n <= 1024): no
+	   allocation per call */
+	uint64_t tmp[(FA_TMPSIZE_VERIFY(10) + 7) / 8];
 	int r;
 
-	if (!sig_tmp(s)) {
-		return 0;
-	}
 	if (alg_fndsa(k->alg)) {
 		r = fa_fndsa_verify(s->pc->be, sig, siglen, k->pk, k->pk_len, NULL,
-			0, FA_FNDSA_PH_NONE, msg, msg_len, s->tmp, s->tmp_len);
+			0, FA_FNDSA_PH_NONE, msg, msg_len, tmp, sizeof tmp);
+	} else if (k->pp_ready) {
+		r = fa_verify_prepared(s->pc->be, sig, siglen, 0, &k->pp, msg,
+			msg_len, tmp, sizeof tmp);
 	} else {
 		r = fa_verify(s->pc->be, sig, siglen, 0, k->pk, k->pk_len, msg,
-			msg_len, s->tmp, s->tmp_len);
+			msg_len, tmp, sizeof tmp);
 	}
 	return r == FA_OK;
 }
