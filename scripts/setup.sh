@@ -5,7 +5,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 need_apt=()
 for p in build-essential cmake python3 python3-pip python3-venv clang libclang-rt-14-dev valgrind \
-         verilator iverilog yosys gcc-riscv64-unknown-elf qemu-user; do
+         verilator iverilog yosys gcc-riscv64-unknown-elf qemu-user \
+         openssl libssl-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

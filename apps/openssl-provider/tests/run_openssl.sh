@@ -78,8 +78,11 @@ open(sys.argv[2], 'wb').write(d)" "$1" "$2" "$3"
 peer=""
 if command -v cargo >/dev/null 2>&1; then
 	pdir=$(dirname "$work")/fap-peer
+	# offline from the local registry cache; the first run may fetch
 	if nice cargo build --release --offline -q --manifest-path "$here/peer/Cargo.toml" \
-		--target-dir "$pdir" > peer-build.log 2>&1; then
+		--target-dir "$pdir" > peer-build.log 2>&1 \
+		|| nice cargo build --release -q --manifest-path "$here/peer/Cargo.toml" \
+		--target-dir "$pdir" >> peer-build.log 2>&1; then
 		peer=$pdir/release/fap-peer
 	else
 		ko "peer build (cargo --offline): $(tail -n 3 peer-build.log)"
