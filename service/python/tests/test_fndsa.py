@@ -266,6 +266,7 @@ def test_round3_defaults_unchanged():
 # --- the broker: items of either scheme, FN-DSA on its Python fallback ----
 
 import asyncio  # noqa: E402
+import threading  # noqa: E402
 
 from falcon_accel.broker import SignItem, VerifyItem  # noqa: E402
 
@@ -325,29 +326,45 @@ def test_broker_items_of_both_schemes():
             assert text in str(e.value)
 
 
-def test_broker_fallback_busy_deadline_and_close():
-    fn = fa.keygen(10, seed=bytes(32), scheme=FN)
+def test_broker_fallback_busy_deadline_cancel_and_close():
+    """The fallback's bounds, with its only thread held by a gate (an
+    item of the fallback's own that waits), so that nothing depends on
+    timing."""
+    fn = fa.keygen(9, seed=bytes(32), scheme=FN)
+    item = SignItem(fn.secret_key, b"m", FN)
     with fa.Broker(threads=1, queue_capacity=40) as b:
         with pytest.raises(fa.BusyError):
-            b.sign_items([SignItem(fn.secret_key, b"m", FN)] * 41)
+            b.sign_items([item] * 41)
+        gate = threading.Event()
+        held = b._fallback.submit(lambda: gate.wait(60), [()] * 30, None)
+        # 30 items pending: 11 more pass the capacity.
+        with pytest.raises(fa.BusyError):
+            b.sign_items([item] * 11)
+        # Queued behind the gate past its deadline.
+        threading.Timer(0.2, gate.set).start()
+        with pytest.raises(fa.DeadlineError):
+            b.sign_items([item], timeout=0.05)
+        assert all(f.result() == (0, True) for f in held)
 
-        async def run():
-            first = asyncio.ensure_future(b.sign_items_async(
-                [SignItem(fn.secret_key, b"m%d" % i, FN)
-                 for i in range(30)], timeout=60.0))
-            await asyncio.sleep(0.01)
-            # 30 items pending: 20 more pass the capacity.
-            with pytest.raises(fa.BusyError):
-                await b.sign_items_async(
-                    [SignItem(fn.secret_key, b"m", FN)] * 20)
-            # The only fallback thread is busy with the first job.
-            with pytest.raises(fa.DeadlineError):
-                await b.sign_items_async(
-                    [SignItem(fn.secret_key, b"late", FN)], timeout=1e-6)
-            return await first
-        sigs = asyncio.run(run())
-        assert all(fa.verify(fn.public_key, b"m%d" % i, s, scheme=FN)
-                   for i, s in enumerate(sigs))
+        async def cancelled():
+            gate.clear()
+            b._fallback.submit(lambda: gate.wait(60), [()], None)
+            task = asyncio.ensure_future(b.sign_items_async([item] * 5))
+            await asyncio.sleep(0.05)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            gate.set()
+            return await b.sign_items_async([item] * 3, timeout=60.0)
+        sigs = asyncio.run(cancelled())
+        assert all(fa.verify(fn.public_key, b"m", s, scheme=FN)
+                   for s in sigs)
         assert b._fallback.pending == 0
+        # Closing: items not started get FA_ERR_CANCELLED.
+        gate.clear()
+        b._fallback.submit(lambda: gate.wait(60), [()], None)
+        rest = b._fallback.submit(lambda: None, [()] * 3, None)
+        threading.Timer(0.2, gate.set).start()
+    assert [f.result()[0] for f in rest] == [fa.core.FA_ERR_CANCELLED] * 3
     with pytest.raises(fa.FalconError):
-        b.sign_items([SignItem(fn.secret_key, b"m", FN)])
+        b.sign_items([item])
