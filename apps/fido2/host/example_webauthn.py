@@ -3,8 +3,11 @@
 
 python-fido2's Fido2Client plays the browser, its Fido2Server the relying
 party ("example.com"); the authenticator is the daemon, reached over
-CTAPHID-over-UDP. The relying party verifies the Falcon signatures through
-the falcon_accel Python package (the FNDSA512 CoseKey class).
+CTAPHID-over-UDP. The relying party verifies the FN-DSA signatures with the
+FNDSA512 CoseKey class of apps/fido2/tests/e2e/fido2_udp.py: through the
+falcon_accel Python package when the installed one has FN-DSA, else the
+build's command-line tool (falcon-accel beside the daemon's build tree, or
+$FIDO2_CLI).
 
     falcon-accel-fido2 --state /tmp/fido2-state &     # in another terminal
     python3 apps/fido2/host/example_webauthn.py [--port 8111] [--reply-port 7112]
@@ -71,7 +74,7 @@ def main():
         cred = auth_data.credential_data
         print("   credential id  %s... (%d bytes)" % (cred.credential_id[:8].hex(),
                                                     len(cred.credential_id)))
-        print("   public key     COSE alg %d, %d-byte Falcon-512 key"
+        print("   public key     COSE alg %d, %d-byte FN-DSA-512 key"
               % (cred.public_key[3], len(cred.public_key[-1])))
 
         print("2. sign-in without an allow list (discoverable credential)")
@@ -81,8 +84,8 @@ def main():
         server.authenticate_complete(state, [cred], result)
         sig = bytes(result.response.signature)
         counter = struct.unpack(">I", bytes(result.response.authenticator_data)[33:37])[0]
-        print("   signature      %d bytes (compressed Falcon-512, header 0x%02x),"
-              " verified by the RP" % (len(sig), sig[0]))
+        print("   signature      %d bytes (FN-DSA-512, header 0x%02x), verified by"
+              " the RP (%s)" % (len(sig), sig[0], fido2_udp.fndsa_verifier()))
         print("   user handle    %r, signature counter %d"
               % (bytes(result.response.user_handle), counter))
         print("OK")

@@ -3,7 +3,9 @@
  * through fido2_ctap2_handle (request parsing, key generation or key load,
  * signing, response encoding) with the durable file store in a temporary
  * directory (fsync included where the command writes) and the default
- * Falcon backend. Prints medians, 10th/90th percentiles and maxima in ms.
+ * Falcon backend. FN-DSA-512 / -1024 (-54 / -55), and round-3 Falcon-512
+ * under its private-use identifier for comparison. Prints medians,
+ * 10th/90th percentiles and maxima in ms.
  *   bench_fido2 [--runs N]        (default 200; makeCredential N/4)
  */
 #define _GNU_SOURCE
@@ -126,7 +128,7 @@ int main(int argc, char **argv)
 	char dir[] = "/tmp/bench_fido2_XXXXXX";
 	int runs = 200, i, nmc;
 	double *t;
-	uint8_t id512[FIDO2_CRED_ID_LEN], id1024[FIDO2_CRED_ID_LEN];
+	uint8_t id512[FIDO2_CRED_ID_LEN], id1024[FIDO2_CRED_ID_LEN], idr3[FIDO2_CRED_ID_LEN];
 	char cmd[128];
 
 	if (argc == 3 && strcmp(argv[1], "--runs") == 0) runs = atoi(argv[2]);
@@ -150,6 +152,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < nmc; i++) t[i] = timed(mc_req(FIDO2_COSE_ALG_FNDSA1024, 0, 2000 + i));
 	last_id(id1024);
 	report("makeCredential FN-DSA-1024 (non-discoverable)", t, nmc);
+	for (i = 0; i < nmc; i++) t[i] = timed(mc_req(FIDO2_COSE_ALG_FALCON512_R3, 0, 3000 + i));
+	last_id(idr3);
+	report("makeCredential Falcon-512 round 3 (non-discoverable)", t, nmc);
 
 	for (i = 0; i < runs; i++) t[i] = timed(ga_req(id512));
 	report("getAssertion FN-DSA-512 allow list, key cached", t, runs);
@@ -163,6 +168,8 @@ int main(int argc, char **argv)
 	report("getAssertion FN-DSA-512 discoverable (stored key)", t, runs);
 	for (i = 0; i < runs; i++) t[i] = timed(ga_req(id1024));
 	report("getAssertion FN-DSA-1024 allow list, key cached", t, runs);
+	for (i = 0; i < runs; i++) t[i] = timed(ga_req(idr3));
+	report("getAssertion Falcon-512 round 3 allow list, key cached", t, runs);
 
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0) return 1;

@@ -58,7 +58,9 @@ PING, MSG, LOCK, INIT, WINK, CBOR, CANCEL = 0x81, 0x83, 0x84, 0x86, 0x88, 0x90, 
 KEEPALIVE, ERROR = 0xBB, 0xBF
 ERR_CHANNEL_BUSY = 0x06
 INIT_DATA, CONT_DATA, MAX_MSG = 57, 59, 7609
+# apps/fido2/core/fido2_cose.h: FN-DSA, and round-3 Falcon (private use)
 ALG_FNDSA512, ALG_FNDSA1024 = -54, -55
+ALG_FALCON512_R3 = -65537
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "LeakSanitizer")
 BARRIER_EVERY = 64
 
@@ -669,7 +671,8 @@ class Fuzzer:
             rk = self.rnd.choice([True, False])
             req = {1: self.cdh, 2: {"id": rp, "name": "RP"},
                    3: {"id": b"fuzz-user-%d" % self.keygens, "name": "u", "displayName": "U"},
-                   4: [{"alg": self.rnd.choice([ALG_FNDSA512, ALG_FNDSA512, ALG_FNDSA1024]),
+                   4: [{"alg": self.rnd.choice([ALG_FNDSA512, ALG_FNDSA512, ALG_FNDSA1024,
+                                                ALG_FALCON512_R3]),
                         "type": "public-key"}],
                    7: {"rk": rk}}
             st, data = self.ctap(b"\x01" + cbor(req))

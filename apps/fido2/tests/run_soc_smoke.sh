@@ -5,15 +5,18 @@
 #    (--core host: the SoC link protocol's device side, the flash page store
 #    on the flash image, its saving, kill -9 included; seconds);
 # 2. the smoke on the simulated SoC (apps/fido2/tests/soc): INIT, PING, getInfo,
-#    malformed requests, and getAssertions of credentials provisioned into
-#    the persistent image (page store + expanded-key cache), signed by the
-#    firmware with the accelerator: an evicted one (its key expanded into
-#    the cache), the same warm (fa_sign_tree, tree resident in the engine),
-#    then after a simulator restart (a power-up) a discoverable and a
-#    non-discoverable one from the adopted persistent cache (fast path).
+#    malformed requests, and getAssertions of FN-DSA-512 credentials
+#    provisioned into the persistent image (page store + expanded-key
+#    cache), signed by the firmware with the accelerator's kernels: an
+#    evicted one (its key expanded into the cache), the same warm
+#    (fa_fndsa_sign_tree), then after a simulator restart (a power-up) a
+#    discoverable and a non-discoverable one from the adopted persistent
+#    cache (no expansion, no key generation).
 # Builds the Verilated SoC (build/soc-sim, which soc/host/soc_smoke.sh built
 # already in CI), the FIDO2 firmware (make -C apps/fido2/fw in build/soc-fw, the
-# library shared with fw.elf) and the bridge (build/soc-host).
+# library shared with fw.elf), the bridge and the CLI (build/soc-host: FN-DSA
+# signatures are verified with the CLI when the installed falcon_accel
+# package has no FN-DSA).
 # Usage: apps/fido2/tests/run_soc_smoke.sh
 # Env: FIDO2_SOC_SIM_DIR, FIDO2_SOC_FW_DIR, FIDO2_SOC_HOST_DIR (build
 # directories), FIDO2_SOC_CYCLES_OUT (keep the bridge's cycle log), JOBS
@@ -40,8 +43,9 @@ if [ ! -f "$host_dir/CMakeCache.txt" ]; then
 		-DFA_BUILD_TESTS=OFF >"$host_dir/fido2-configure.log" 2>&1 \
 		|| { tail -20 "$host_dir/fido2-configure.log"; exit 1; }
 fi
-cmake --build "$host_dir" --target falcon-accel-fido2-soc -j"$JOBS" >"$host_dir/fido2-build.log" 2>&1 \
-	|| { tail -20 "$host_dir/fido2-build.log"; exit 1; }
+cmake --build "$host_dir" --target falcon-accel-fido2-soc falcon-accel -j"$JOBS" \
+	>"$host_dir/fido2-build.log" 2>&1 || { tail -20 "$host_dir/fido2-build.log"; exit 1; }
+export FIDO2_CLI=${FIDO2_CLI:-$PWD/$host_dir/tools/falcon-accel}
 if ! python3 -c 'import falcon_accel' 2>/dev/null; then
 	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
 		-Ccmake.define.FA_RTL=OFF ./service/python

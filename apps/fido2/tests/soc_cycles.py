@@ -4,8 +4,8 @@
 ms at 100 MHz. Runs, on a fresh state: getInfo; makeCredential FN-DSA-512
 discoverable (key generation, expansion into the expanded-key cache, the
 attestation signed from it); getAssertion with it (warm: the expanded key
-cached, its tree still in the ffSampling engine); makeCredential FN-DSA-512
-non-discoverable; getAssertion with it (warm); then restarts the simulator
+cached; round 3: its tree still in the ffSampling engine); makeCredential
+FN-DSA-512 non-discoverable; getAssertion with it (warm); then restarts the simulator
 (a power-up: RAM and the engine lost; the image with the page store and the
 persistent expanded-key cache kept) and asserts with the non-discoverable
 credential and the discoverable one (both from the adopted cache: no key
@@ -14,12 +14,16 @@ again (warm). Then the evicted case: a third credential is made by the
 bridge's in-process core (--core host, same image; it takes the slot of the
 least recently used, the discoverable one), and after another power-up the
 discoverable credential asserts again (the slow path: the expansion of the
-stored key). Every signature is verified on the host (falcon_accel).
-Optional --evicted-nrk: the non-discoverable credential evicted too
-(key generation from the wrapped seed + expansion: long); --fndsa1024: one
-FN-DSA-1024 makeCredential + getAssertion more (long).
+stored key). Every signature is verified on the host (the COSE classes of
+e2e/fido2_udp.py). Optional --evicted-nrk: the non-discoverable credential
+evicted too (key generation from the wrapped seed + expansion: long);
+--fndsa1024: one -1024 makeCredential + getAssertion more (long);
+--scheme falcon-r3: the same sequence with round-3 Falcon credentials (the
+key's private-use identifiers; signed with the ffSampling engine) instead
+of FN-DSA.
 
   python3 apps/fido2/tests/soc_cycles.py --bridge B --sim S --fw F [--mode dma]
+      [--scheme fn-dsa|falcon-r3]
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
 
 import fido2_udp  # noqa: E402
 from fido2.ctap2 import Ctap2  # noqa: E402
-from fido2_udp import ALG_FNDSA1024, ALG_FNDSA512  # noqa: E402
+from fido2_udp import (ALG_FALCON512_R3, ALG_FALCON1024_R3, ALG_FNDSA1024,  # noqa: E402
+                       ALG_FNDSA512)
 
 
 def main() -> int:
@@ -49,9 +54,15 @@ def main() -> int:
     ap.add_argument("--mode", default="dma")
     ap.add_argument("--port", type=int, default=29611)
     ap.add_argument("--fndsa1024", action="store_true")
+    ap.add_argument("--scheme", default="fn-dsa", choices=("fn-dsa", "falcon-r3"))
     ap.add_argument("--evicted-nrk", action="store_true")
     ap.add_argument("--log", help="keep the JSON cycle log here")
     args = ap.parse_args()
+    if args.scheme == "fn-dsa":
+        a512, a1024, n512, n1024 = ALG_FNDSA512, ALG_FNDSA1024, "FN-DSA-512", "FN-DSA-1024"
+    else:
+        a512, a1024 = ALG_FALCON512_R3, ALG_FALCON1024_R3
+        n512, n1024 = "Falcon-512 (round 3)", "Falcon-1024 (round 3)"
     tmp = Path(tempfile.mkdtemp(prefix="fido2-soc-cycles-"))
     log = Path(args.log) if args.log else tmp / "cycles.jsonl"
     if args.core == "soc":
@@ -115,19 +126,19 @@ def main() -> int:
         cd.public_key.verify(bytes(a.auth_data) + cdh, a.signature)
         return a
 
-    rk = run("makeCredential FN-DSA-512, discoverable", lambda: make(b"rk", ALG_FNDSA512, True))
-    run("getAssertion FN-DSA-512, discoverable (warm: expanded key cached)",
+    rk = run("makeCredential %s, discoverable" % n512, lambda: make(b"rk", a512, True))
+    run("getAssertion %s, discoverable (warm: expanded key cached)" % n512,
         lambda: assertion(rk))
-    nrk = run("makeCredential FN-DSA-512, non-discoverable",
-              lambda: make(b"nrk", ALG_FNDSA512, False))
-    run("getAssertion FN-DSA-512, allow list (warm)", lambda: assertion(nrk))
+    nrk = run("makeCredential %s, non-discoverable" % n512,
+              lambda: make(b"nrk", a512, False))
+    run("getAssertion %s, allow list (warm)" % n512, lambda: assertion(nrk))
     power_up()
-    run("after a power-up: getAssertion FN-DSA-512, allow list (non-discoverable, from the"
-        " persistent cache: no keygen, no expansion)", lambda: assertion(nrk))
-    run("after a power-up: getAssertion FN-DSA-512, discoverable (from the persistent cache:"
-        " no expansion)", lambda: assertion(rk))
-    run("getAssertion FN-DSA-512, discoverable, warm again", lambda: assertion(rk))
-    run("getAssertion FN-DSA-512, allow list, warm again", lambda: assertion(nrk))
+    run("after a power-up: getAssertion %s, allow list (non-discoverable, from the"
+        " persistent cache: no keygen, no expansion)" % n512, lambda: assertion(nrk))
+    run("after a power-up: getAssertion %s, discoverable (from the persistent cache:"
+        " no expansion)" % n512, lambda: assertion(rk))
+    run("getAssertion %s, discoverable, warm again" % n512, lambda: assertion(rk))
+    run("getAssertion %s, allow list, warm again" % n512, lambda: assertion(nrk))
     # the evicted case: a third credential made on the host core takes the
     # slot of the least recently used (rk)
     dev.close()
@@ -137,22 +148,22 @@ def main() -> int:
     h.start(timeout=60)
     hdev = fido2_udp.open_device(args.port, args.port + 1, timeout=60, alive=h.alive)
     Ctap2(hdev).make_credential(cdh, rp, {"id": b"third", "name": "third"},
-                                [{"type": "public-key", "alg": ALG_FNDSA512}],
+                                [{"type": "public-key", "alg": a512}],
                                 options={"rk": True})
     hdev.close()
     assert h.stop() == 0
     d.start(timeout=120)
     dev = fido2_udp.open_device(args.port, args.port + 1, timeout=60, alive=d.alive)
     ctap = Ctap2(dev)
-    run("after a power-up: getAssertion FN-DSA-512, discoverable, evicted (slow path:"
-        " expansion of the stored key)", lambda: assertion(rk))
+    run("after a power-up: getAssertion %s, discoverable, evicted (slow path:"
+        " expansion of the stored key)" % n512, lambda: assertion(rk))
     if args.evicted_nrk:
-        run("getAssertion FN-DSA-512, allow list, evicted (slow path: keygen from the"
-            " wrapped seed + expansion)", lambda: assertion(nrk))
+        run("getAssertion %s, allow list, evicted (slow path: keygen from the"
+            " wrapped seed + expansion)" % n512, lambda: assertion(nrk))
     if args.fndsa1024:
-        big = run("makeCredential FN-DSA-1024, non-discoverable",
-                  lambda: make(b"big", ALG_FNDSA1024, False))
-        run("getAssertion FN-DSA-1024, allow list (key cached)", lambda: assertion(big))
+        big = run("makeCredential %s, non-discoverable" % n1024,
+                  lambda: make(b"big", a1024, False))
+        run("getAssertion %s, allow list (key cached)" % n1024, lambda: assertion(big))
     dev.close()
     assert d.stop() == 0
     lines = [json.loads(x) for x in log.read_text().splitlines()]

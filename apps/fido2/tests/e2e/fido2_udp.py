@@ -4,9 +4,16 @@
   reports are UDP datagrams (64 bytes each): sent to 127.0.0.1:port,
   received on 127.0.0.1:reply_port (the daemon's convention).
 - ``FNDSA512`` / ``FNDSA1024``: ``CoseKey`` subclasses (key type AKP, public
-  key under -1) that verify with the falcon_accel Python package. Their
-  algorithm identifiers are read from apps/fido2/core/fido2_cose.h, the one place
-  that holds them.
+  key under -1) that verify FN-DSA (fn-dsa 0.4.0: FA_FNDSA_SIG_SIZE-byte
+  signatures, pure, empty context) over the signed data: with the
+  falcon_accel Python package when the installed one has FN-DSA
+  (``verify(..., scheme="fn-dsa")``), else with the command-line tool of
+  the build (``falcon-accel verify --scheme fn-dsa``, found like the
+  daemon: ``cli_path()``). ``FIDO2_FNDSA_VERIFIER=package|cli`` forces
+  one. ``FALCON512_R3`` / ``FALCON1024_R3``: the same for round-3 Falcon
+  under the key's private-use identifiers (compressed signatures,
+  ``falcon_accel.verify``). The algorithm identifiers are read from
+  apps/fido2/core/fido2_cose.h, the one place that holds them.
 - ``Daemon``: starts/stops/kills the daemon for tests.
 
 Which authenticator the suite drives (one switch, the assertions do not
@@ -24,10 +31,12 @@ from __future__ import annotations
 
 import os
 import re
+import inspect
 import shlex
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,33 +66,140 @@ KTY_AKP = _COSE["FIDO2_COSE_KTY_AKP"]
 LABEL_PUB = _COSE["FIDO2_COSE_LABEL_AKP_PUB"]
 ALG_FNDSA512 = _COSE["FIDO2_COSE_ALG_FNDSA512"]
 ALG_FNDSA1024 = _COSE["FIDO2_COSE_ALG_FNDSA1024"]
+ALG_FALCON512_R3 = _COSE["FIDO2_COSE_ALG_FALCON512_R3"]
+ALG_FALCON1024_R3 = _COSE["FIDO2_COSE_ALG_FALCON1024_R3"]
+PUB_SIZE = {9: 897, 10: 1793}           # both schemes
+FNDSA_SIG_SIZE = {9: 666, 10: 1280}     # FA_FNDSA_SIG_SIZE
 
 
-class _FnDsaKey(CoseKey):
+def _package_has_fndsa() -> bool:
+    try:
+        return "scheme" in inspect.signature(falcon_accel.verify).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def fndsa_verifier() -> str:
+    """Which FN-DSA verifier the COSE classes use: "package" (the falcon_accel
+    Python package, when the installed one has FN-DSA) or "cli" (the build's
+    falcon-accel); FIDO2_FNDSA_VERIFIER forces one."""
+    v = os.environ.get("FIDO2_FNDSA_VERIFIER")
+    if v:
+        if v not in ("package", "cli"):
+            raise ValueError("FIDO2_FNDSA_VERIFIER must be package or cli, not %r" % v)
+        return v
+    return "package" if _package_has_fndsa() else "cli"
+
+
+def cli_path() -> str:
+    """The build's falcon-accel: $FIDO2_CLI, else the tools/ directory of the
+    build tree the daemon (or bridge) comes from, else the usual builds."""
+    p = os.environ.get("FIDO2_CLI")
+    if p:
+        return p
+    cands = []
+    try:
+        # BUILD/apps/fido2/host/falcon-accel-fido2[-soc] -> BUILD/tools/falcon-accel
+        cands.append(Path(daemon_path()).resolve().parents[3] / "tools" / "falcon-accel")
+    except (FileNotFoundError, IndexError):
+        pass
+    cands += [REPO / "build" / d / "tools" / "falcon-accel"
+              for d in ("fido2-e2e", "test-native", "soc-host")]
+    cands.append(REPO / "build" / "tools" / "falcon-accel")
+    for c in cands:
+        if c.exists():
+            return str(c)
+    raise FileNotFoundError("falcon-accel (the CLI) not built: FN-DSA signatures are "
+                            "verified with it (set FIDO2_CLI)")
+
+
+def fndsa_verify(pub: bytes, message: bytes, signature: bytes) -> bool:
+    """FN-DSA verification, pure, empty context (fn-dsa 0.4.0): True or
+    False, ValueError for a key or signature that does not decode."""
+    if fndsa_verifier() == "package":
+        try:
+            return falcon_accel.verify(pub, message, signature, scheme="fn-dsa")
+        except falcon_accel.FalconError as e:
+            # a key or signature that does not decode as FN-DSA (a round-3
+            # one, a tampered one): invalid, as the CLI's exit status 2
+            raise ValueError("FN-DSA: %s" % e) from e
+    with tempfile.TemporaryDirectory(prefix="fido2-fndsa-") as d:
+        files = {}
+        for name, data in (("pk", pub), ("sig", signature), ("in", message)):
+            files[name] = os.path.join(d, name)
+            with open(files[name], "wb") as f:
+                f.write(data)
+        out = subprocess.run([cli_path(), "verify", "--scheme", "fn-dsa",
+                              "--pk", files["pk"], "--sig", files["sig"],
+                              "--in", files["in"]],
+                             capture_output=True, text=True, timeout=60)
+    if out.returncode == 0:
+        return True
+    if out.returncode == 1:
+        return False
+    # 2: a key or signature that does not decode (a tampered one) -- or a
+    # CLI that cannot verify at all, which the positive checks would show
+    raise ValueError("FN-DSA: falcon-accel verify: %s" % out.stderr.strip())
+
+
+class _AkpKey(CoseKey):
     LOGN = 0
+    NAME = ""
 
-    def verify(self, message: bytes, signature: bytes) -> None:
+    def _pub(self) -> bytes:
         if self.get(1) != KTY_AKP:
-            raise ValueError("FN-DSA COSE key: kty must be AKP (%d)" % KTY_AKP)
+            raise ValueError("%s COSE key: kty must be AKP (%d)" % (self.NAME, KTY_AKP))
         pub = self.get(LABEL_PUB)
-        if not isinstance(pub, (bytes, bytearray)) or len(pub) < 1 or pub[0] != self.LOGN:
-            raise ValueError("FN-DSA COSE key: pub is not a Falcon-%d public key"
-                             % (1 << self.LOGN))
-        # Compressed signatures only (header 0x30 + logn).
-        if len(signature) < 1 or signature[0] != 0x30 + self.LOGN:
-            raise ValueError("FN-DSA signature: not the compressed format")
-        if not falcon_accel.verify(bytes(pub), bytes(message), bytes(signature)):
-            raise ValueError("FN-DSA signature does not verify")
+        if (not isinstance(pub, (bytes, bytearray)) or len(pub) != PUB_SIZE[self.LOGN]
+                or pub[0] != self.LOGN):
+            raise ValueError("%s COSE key: pub is not a %s public key"
+                             % (self.NAME, self.NAME))
+        return bytes(pub)
+
+
+class _FnDsaKey(_AkpKey):
+    def verify(self, message: bytes, signature: bytes) -> None:
+        pub = self._pub()
+        # FN-DSA signatures: fixed length, header 0x30 + logn.
+        if len(signature) != FNDSA_SIG_SIZE[self.LOGN] or signature[0] != 0x30 + self.LOGN:
+            raise ValueError("%s signature: not %d bytes with header 0x%02x"
+                             % (self.NAME, FNDSA_SIG_SIZE[self.LOGN], 0x30 + self.LOGN))
+        if not fndsa_verify(pub, bytes(message), bytes(signature)):
+            raise ValueError("%s signature does not verify" % self.NAME)
 
 
 class FNDSA512(_FnDsaKey):
     ALGORITHM = ALG_FNDSA512
     LOGN = 9
+    NAME = "FN-DSA-512"
 
 
 class FNDSA1024(_FnDsaKey):
     ALGORITHM = ALG_FNDSA1024
     LOGN = 10
+    NAME = "FN-DSA-1024"
+
+
+class _FalconR3Key(_AkpKey):
+    def verify(self, message: bytes, signature: bytes) -> None:
+        pub = self._pub()
+        # Compressed signatures only (header 0x30 + logn).
+        if len(signature) < 1 or signature[0] != 0x30 + self.LOGN:
+            raise ValueError("%s signature: not the compressed format" % self.NAME)
+        if not falcon_accel.verify(pub, bytes(message), bytes(signature), format="compressed"):
+            raise ValueError("%s signature does not verify" % self.NAME)
+
+
+class FALCON512_R3(_FalconR3Key):
+    ALGORITHM = ALG_FALCON512_R3
+    LOGN = 9
+    NAME = "Falcon-512 (round 3)"
+
+
+class FALCON1024_R3(_FalconR3Key):
+    ALGORITHM = ALG_FALCON1024_R3
+    LOGN = 10
+    NAME = "Falcon-1024 (round 3)"
 
 
 class UdpCtapHidConnection(CtapHidConnection):

@@ -1,6 +1,8 @@
 """End to end: python-fido2 2.2 (Fido2Client as the platform, Fido2Server as
 the relying party) against falcon-accel-fido2 over CTAPHID/UDP, with FN-DSA
-credentials verified through the falcon_accel Python package."""
+credentials (-54, -55) verified as FN-DSA (fido2_udp's COSE classes: the
+falcon_accel package or the build's CLI) and round-3 Falcon credentials
+(the key's private-use identifiers) verified as round 3."""
 from __future__ import annotations
 
 import json
@@ -20,7 +22,9 @@ from fido2.webauthn import (AttestedCredentialData, PublicKeyCredentialRpEntity,
                             UserVerificationRequirement)
 
 import fido2_udp
-from fido2_udp import ALG_FNDSA512, ALG_FNDSA1024, FNDSA512, FNDSA1024
+import falcon_accel
+from fido2_udp import (ALG_FALCON512_R3, ALG_FALCON1024_R3, ALG_FNDSA512, ALG_FNDSA1024,
+                       FALCON512_R3, FALCON1024_R3, FNDSA512, FNDSA1024)
 
 RP = PublicKeyCredentialRpEntity(id="example.com", name="Example RP")
 ORIGIN = "https://example.com"
@@ -83,6 +87,15 @@ def authenticate(client, server, creds, allow=True):
     return cred, result, responses
 
 
+def verifies(verify, pk, msg, sig):
+    """A verifier's verdict; an object that does not even decode under it
+    (an error rather than False) is a rejection too."""
+    try:
+        return bool(verify(pk, msg, sig))
+    except (ValueError, falcon_accel.FalconError):
+        return False
+
+
 def counter_of(result):
     return struct.unpack(">I", bytes(result.response.authenticator_data)[33:37])[0]
 
@@ -98,8 +111,12 @@ def test_register_and_authenticate_fndsa512(daemon):
     assert len(cred.credential_id) == 62
     got, result, _ = authenticate(client, server, [cred])
     assert got.credential_id == cred.credential_id
-    # Signature: compressed Falcon-512 (header 0x39).
-    assert bytes(result.response.signature)[0] == 0x39
+    # Signature: FN-DSA-512 (666 bytes, header 0x39), not a round-3 one.
+    sig = bytes(result.response.signature)
+    assert len(sig) == 666 and sig[0] == 0x39
+    signed = bytes(result.response.authenticator_data) + result.response.client_data.hash
+    assert fido2_udp.fndsa_verify(bytes(cred.public_key[-1]), signed, sig)
+    assert not verifies(falcon_accel.verify, bytes(cred.public_key[-1]), signed, sig)
 
 
 def test_fndsa1024_second_algorithm(daemon):
@@ -109,7 +126,28 @@ def test_fndsa1024_second_algorithm(daemon):
     assert isinstance(cred.public_key, FNDSA1024)
     assert len(cred.public_key[-1]) == 1793
     got, result, _ = authenticate(client, server, [cred])
-    assert bytes(result.response.signature)[0] == 0x3A
+    sig = bytes(result.response.signature)
+    assert len(sig) == 1280 and sig[0] == 0x3A
+
+
+@pytest.mark.parametrize("alg,cls,logn", [(ALG_FALCON512_R3, FALCON512_R3, 9),
+                                          (ALG_FALCON1024_R3, FALCON1024_R3, 10)])
+def test_round3_falcon_private_use_algorithm(daemon, alg, cls, logn):
+    """Round-3 Falcon stays available under the private-use identifiers: the
+    attestation and the assertion are compressed round-3 signatures (the
+    FN-DSA verifier refuses them); an RP preferring FN-DSA gets FN-DSA."""
+    dev = connect(daemon)
+    client, server = make_client(dev), make_server((alg, ALG_FNDSA512))
+    cred, _ = register(client, server)
+    assert isinstance(cred.public_key, cls) and cred.public_key[3] == alg
+    got, result, _ = authenticate(client, server, [cred])
+    sig = bytes(result.response.signature)
+    assert sig[0] == 0x30 + logn
+    signed = bytes(result.response.authenticator_data) + result.response.client_data.hash
+    assert falcon_accel.verify(bytes(cred.public_key[-1]), signed, sig)
+    assert not verifies(fido2_udp.fndsa_verify, bytes(cred.public_key[-1]), signed, sig)
+    cred2, _ = register(make_client(dev), make_server((ALG_FNDSA512, alg)), b"bob")
+    assert isinstance(cred2.public_key, FNDSA512)
 
 
 def test_counter_increments(daemon):
