@@ -197,6 +197,22 @@ static int rx_byte(uint32_t pause)
 	}
 }
 
+/* A frame ended early (timeout): FRAME_UART when the receiver lost bytes
+   (an overrun: the firmware was not reading, e.g. still starting), else
+   FRAME_TIMEOUT; aux: the UART's STATUS or the bytes received. */
+static unsigned cut_short(uint32_t got, uint32_t *aux)
+{
+	uint32_t st = mmio_rd(FA_SOC_UART_BASE + FA_SOC_UART_STATUS);
+
+	if (st & (FA_SOC_UART_STATUS_RX_OVERRUN | FA_SOC_UART_STATUS_RX_FRAME_ERR)) {
+		mmio_wr(FA_SOC_UART_BASE + FA_SOC_UART_CTRL, FA_SOC_UART_CTRL_RX_CLEAR_ERR);
+		*aux = st;
+		return FA_SOC_ST_FRAME_UART;
+	}
+	*aux = got;
+	return FA_SOC_ST_FRAME_TIMEOUT;
+}
+
 /*
  * The next request frame: its body in cfg->req_buf, *len bytes, and
  * FA_SOC_ST_OK; or a FRAME_* status with *aux and *rc for the error reply.
@@ -233,13 +249,13 @@ static unsigned uart_recv(const fw_link_config *cfg, uint32_t *len,
 			break;
 		}
 	}
-	/* a frame: the sticky receive errors from here on are its own */
-	mmio_wr(FA_SOC_UART_BASE + FA_SOC_UART_CTRL, FA_SOC_UART_CTRL_RX_CLEAR_ERR);
+	/* a frame (the sticky receive errors are not cleared: an overrun
+	   before the magic, while the firmware was not reading, may have cut
+	   this very frame) */
 	rx_quiet = 0;
 	for (i = 0; i < sizeof h; i ++) {
 		if ((b = rx_byte(pause)) < 0) {
-			*aux = i;
-			return FA_SOC_ST_FRAME_TIMEOUT;
+			return cut_short(i, aux);
 		}
 		h[i] = (uint8_t)b;
 	}
@@ -256,26 +272,28 @@ static unsigned uart_recv(const fw_link_config *cfg, uint32_t *len,
 	}
 	for (i = 0; i < n; i ++) {
 		if ((b = rx_byte(pause)) < 0) {
-			*aux = sizeof h + i;
-			return FA_SOC_ST_FRAME_TIMEOUT;
+			return cut_short(sizeof h + i, aux);
 		}
 		cfg->req_buf[i] = (uint8_t)b;
 	}
 	for (i = 0; i < sizeof c; i ++) {
 		if ((b = rx_byte(pause)) < 0) {
-			*aux = sizeof h + n + i;
-			return FA_SOC_ST_FRAME_TIMEOUT;
+			return cut_short(sizeof h + n + i, aux);
 		}
 		c[i] = (uint8_t)b;
 	}
+	/* a receive error (sticky) with a bad CRC: the UART's, said so; with
+	   a good CRC it was not in this frame */
 	st = mmio_rd(FA_SOC_UART_BASE + FA_SOC_UART_STATUS);
 	if (st & (FA_SOC_UART_STATUS_RX_OVERRUN | FA_SOC_UART_STATUS_RX_FRAME_ERR)) {
 		mmio_wr(FA_SOC_UART_BASE + FA_SOC_UART_CTRL, FA_SOC_UART_CTRL_RX_CLEAR_ERR);
-		*aux = st;
-		return FA_SOC_ST_FRAME_UART;
 	}
 	crc = fa_soc_crc32(fa_soc_crc32(0, h, sizeof h), cfg->req_buf, n);
 	if (crc != fa_soc_get32(c)) {
+		if (st & (FA_SOC_UART_STATUS_RX_OVERRUN | FA_SOC_UART_STATUS_RX_FRAME_ERR)) {
+			*aux = st;
+			return FA_SOC_ST_FRAME_UART;
+		}
 		*aux = fa_soc_get32(c);
 		return FA_SOC_ST_FRAME_CRC;
 	}

@@ -251,6 +251,41 @@ static int read_pty_path(int fd, char *path, size_t len, double deadline)
 	return -1;
 }
 
+/*
+ * pty, serial: a PING before the first request, retried on a FRAME_*
+ * answer (noise before we listened). A PING frame fits the UART's receive
+ * FIFO, so it arrives whole even while the firmware is still starting
+ * (the simulation starts with the host); a large request sent then would
+ * overrun it. It also tells a board that does not answer (wrong port,
+ * baud rate or image) from one that is slow. 0, or -1 with a message.
+ */
+static int link_hello(fa_soc *s, char *err, size_t err_len)
+{
+	double keep = s->timeout_s;
+	fa_soc_reply r;
+	int k;
+
+	if (s->link == LINK_SERIAL && s->timeout_s > 10) {
+		s->timeout_s = 10;
+	}
+	for (k = 0; k < 3; k ++) {
+		char e[256];
+
+		if (fa_soc_call(s, FA_SOC_OP_PING, 0, 0, NULL, 0, &r, e, sizeof e) == 0
+			&& r.status == FA_SOC_ST_OK)
+		{
+			s->timeout_s = keep;
+			return 0;
+		}
+		snprintf(err, err_len, "soc: no answer to PING on the UART link: %s", e);
+		if (s->to_child < 0) {
+			break;          /* timeout or link gone: the message says */
+		}
+	}
+	s->timeout_s = keep;
+	return -1;
+}
+
 fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 {
 	const char *sim = env_or("FALCON_ACCEL_SOC_SIM", FA_SOC_SIM_DEFAULT);
@@ -277,6 +312,10 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 			s->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		}
 		signal(SIGPIPE, SIG_IGN);
+		if (link_hello(s, err, err_len) != 0) {
+			fa_soc_close(s);
+			return NULL;
+		}
 		return s;
 	}
 	if (access(sim, X_OK) != 0) {
@@ -357,6 +396,10 @@ fa_soc *fa_soc_open_ex(const char *const *extra_args, char *err, size_t err_len)
 		s->from_child = s->to_child;
 		if (strcmp(console, "/dev/null") != 0) {
 			s->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		}
+		if (link_hello(s, err, err_len) != 0) {
+			fa_soc_close(s);
+			return NULL;
 		}
 	}
 	return s;
