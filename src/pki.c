@@ -559,6 +559,18 @@ int fa_pki_decode_pkcs8(const uint8_t *der, size_t len, int *alg,
 /* ------------------------------------------------------------------ */
 /* PEM */
 
+/* strlen without libc (the freestanding core may use memcpy, memset,
+   memmove and memcmp only) */
+static size_t slen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] != 0) {
+		n ++;
+	}
+	return n;
+}
+
 static const char b64[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -578,12 +590,12 @@ size_t fa_pki_pem_size(int label, size_t der_len)
 		return 0;
 	}
 	/* "-----BEGIN " l "-----\n" body "-----END " l "-----\n" */
-	return 11 + strlen(l) + 6 + chars + lines + 9 + strlen(l) + 6;
+	return 11 + slen(l) + 6 + chars + lines + 9 + slen(l) + 6;
 }
 
 static size_t put_str(uint8_t *out, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = slen(s);
 
 	memcpy(out, s, n);
 	return n;
@@ -659,7 +671,7 @@ static int b64_val(uint8_t c)
 
 static int starts(const uint8_t *p, size_t len, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = slen(s);
 
 	return len >= n && memcmp(p, s, n) == 0;
 }
@@ -692,7 +704,7 @@ int fa_pki_pem_decode(const uint8_t *pem, size_t len, int *label,
 		return fail(err, FA_PKI_ERR_PEM_LABEL, 1, "PEM BEGIN line");
 	}
 	ls = pem_label(l);
-	p += strlen(ls) + 6;
+	p += slen(ls) + 6;
 	line = 2;
 	/* base64 lines up to the END line */
 	for (;;) {
@@ -775,12 +787,12 @@ int fa_pki_pem_decode(const uint8_t *pem, size_t len, int *label,
 	}
 	if (!starts(pem + p, len - p, "-----END ")
 		|| !starts(pem + p + 9, len - p - 9, ls)
-		|| !starts(pem + p + 9 + strlen(ls), len - p - 9 - strlen(ls),
+		|| !starts(pem + p + 9 + slen(ls), len - p - 9 - slen(ls),
 			"-----\n"))
 	{
 		return fail(err, FA_PKI_ERR_PEM_END, line, "PEM END line");
 	}
-	p += 9 + strlen(ls) + 6;
+	p += 9 + slen(ls) + 6;
 	if (p != len) {
 		return fail(err, FA_PKI_ERR_PEM_LINE, line + 1, "after the PEM END line");
 	}
