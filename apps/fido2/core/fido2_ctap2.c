@@ -614,6 +614,9 @@ sign_tbs(fido2_auth *a, const uint8_t *id, unsigned scheme, unsigned logn,
 	int r = FA_ERR_KEY, slot = -1, have_sk = seed == NULL;
 	size_t cap = *sig_len;
 	size_t ns = scheme == FIDO2_SCHEME_FNDSA ? 40 : 48;
+	if (scheme == FIDO2_SCHEME_FNDSA && cap < FA_FNDSA_SIG_SIZE(logn)) {
+		return -1;
+	}
 	if (a->plat->rng(a->user, rs, ns) != 0) {
 		return -1;
 	}
