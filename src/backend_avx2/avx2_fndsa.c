@@ -34,6 +34,13 @@
  * value within 2^-30 of a byte boundary, about 2^-29).
  */
 
+/* AVX2 and BMI2 (MULX) for this file whatever the build's per-file
+   flags (the library's CMake sets them; builds that glob the backend's
+   sources, such as the constant-time test library, may not). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC target("avx2,bmi2")
+#endif
+
 #include <immintrin.h>
 
 #include "avx2_inner.h"
