@@ -17,10 +17,19 @@ malformed frames through the pty and checks each answer:
 
 and a good PING after every error: the firmware resynchronises and keeps
 serving. Prints the simulated cycles and the link's byte counts.
-  usage: soc_uart_link_test.py --sim SIM --fw FW.elf [--console FILE]"""
+
+--client SOC_SMOKE: also the host client's side (soc/host/soc_client.c, its
+serial-port code: FALCON_ACCEL_SOC_PORT on a pseudo-terminal) against a
+faulty board played by this script: a reply with a bad CRC-32, a reply
+frame longer than FA_SOC_MAX_MSG, FRAME_CRC answers to every PING, and
+silence each fail the client's opening with a message saying which.
+  usage: soc_uart_link_test.py --sim SIM --fw FW.elf [--console FILE]
+                               [--client SOC_SMOKE]"""
 import argparse
 import os
+import pty
 import random
+import threading
 import select
 import struct
 import subprocess
@@ -134,12 +143,85 @@ class Link:
             self.p.wait()
 
 
+def reply_body(status=0, seq=1, op=1):
+    return struct.pack(P.RSP_HDR_FORMAT, P.RSP_MAGIC, op, status, seq, 0, 0, 0, 0, 0, 0, 0)
+
+
+def faulty_board(client, answer, expect, what):
+    """Run the client against a pty whose far end answers each request
+    frame with answer(seq) (bytes, or None: silence); its output must
+    contain `expect`."""
+    m, sl = pty.openpty()
+    path = os.ttyname(sl)
+    done = threading.Event()
+
+    def board():
+        buf = b""
+        magic = struct.pack("<I", P.LINK_MAGIC)
+        while not done.is_set():
+            r, _, _ = select.select([m], [], [], 0.2)
+            if not r:
+                continue
+            try:
+                buf += os.read(m, 4096)
+            except OSError:
+                return
+            while True:
+                i = buf.find(magic)
+                if i < 0 or len(buf) < i + P.LINK_HDR:
+                    break
+                _, n, _ = struct.unpack(P.LINK_HDR_FORMAT, buf[i:i + P.LINK_HDR])
+                end = i + P.LINK_HDR + n + 4
+                if len(buf) < end:
+                    break
+                seq = struct.unpack("<I", buf[i + P.LINK_HDR + 8:i + P.LINK_HDR + 12])[0]
+                buf = buf[end:]
+                out = answer(seq)
+                if out:
+                    os.write(m, out)
+    t = threading.Thread(target=board, daemon=True)
+    t.start()
+    env = dict(os.environ, FALCON_ACCEL_SOC_PORT=path, FALCON_ACCEL_SOC_TIMEOUT="3")
+    r = subprocess.run([client], env=env, capture_output=True, text=True, timeout=120)
+    done.set()
+    t.join()
+    os.close(sl)
+    os.close(m)
+    out = (r.stdout + r.stderr).strip().splitlines()
+    msg = next((x for x in out if "soc:" in x), out[-1] if out else "")
+    check(r.returncode != 0 and expect in msg, "client vs a board that %s: %s" % (what, msg))
+
+
+def client_checks(client):
+    def bad_crc(seq):
+        f = frame(reply_body(seq=seq), ftype=P.LINK_TYPES["reply"])
+        return f[:-4] + bytes(b ^ 0xFF for b in f[-4:])
+    faulty_board(client, bad_crc, "bad CRC-32", "answers with a bad CRC-32")
+    faulty_board(client, lambda seq: frame(b"", ftype=P.LINK_TYPES["reply"], length=P.MAX_MSG + 1),
+                 "malformed frame", "sends a frame above FA_SOC_MAX_MSG")
+    faulty_board(client, lambda seq: frame(reply_body(status=P.STATUSES["frame_crc"], seq=0, op=0),
+                                           ftype=P.LINK_TYPES["reply"]),
+                 "FRAME_CRC", "answers FRAME_CRC every time")
+    faulty_board(client, lambda seq: None, "no reply", "stays silent")
+    # and a good one: noise, a console frame, then the reply
+    faulty_board(client, lambda seq: (b"boot noise\r\n" + frame(b"hello\n", ftype=P.LINK_TYPES["console"])
+                                      + frame(reply_body(seq=seq, op=P.OPS["ping"])
+                                              + struct.pack("<I", 12) + b"CCOS\0\0\0\0CLAF",
+                                              ftype=P.LINK_TYPES["reply"])
+                                      if seq == 1 else None),
+                 "FAIL: link: soc:", "answers the opening PING after noise and a console frame "
+                 "(opened), then stays silent")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sim", required=True)
     ap.add_argument("--fw", required=True)
     ap.add_argument("--console", default=None)
+    ap.add_argument("--client", default=None)
     a = ap.parse_args()
+    if a.client:
+        client_checks(a.client)
     t0 = time.monotonic()
     ln = Link(a.sim, a.fw, a.console)
     seq = [0]

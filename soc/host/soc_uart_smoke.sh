@@ -7,7 +7,9 @@
 #  2. the framing against the firmware on the Verilated SoC through
 #     soc_sim --uart-pty (soc/host/soc_uart_link_test.py): bad CRC, length
 #     above the maximum, wrong type, garbage, truncated frames answered with
-#     FRAME_* replies, the link serving after each;
+#     FRAME_* replies, the link serving after each; and the host client's
+#     serial-port code against a faulty board on a pty (bad reply CRC,
+#     oversized reply, FRAME_* answers, silence: clear errors);
 #  3. soc-smoke over the UART link (FALCON_ACCEL_SOC_LINK=uart: the host
 #     client's board code path on the simulator's pseudo-terminal):
 #     Falcon-512 verify, sign_dyn and sign_tree byte-exact against the host
@@ -34,9 +36,9 @@ cmake --build "$B/soc-host" --target soc-smoke -j2 >>"$B/soc-host.log" 2>&1 \
 	|| { tail -20 "$B/soc-host.log"; exit 1; }
 SIM=${FALCON_ACCEL_SOC_SIM:-$B/soc-sim/soc_sim}
 FW=${FALCON_ACCEL_SOC_FW:-$B/soc-fw/fw.elf}
-echo "== UART link framing (soc_sim --uart-pty)"
+echo "== UART link framing (soc_sim --uart-pty; the client against a faulty board)"
 python3 soc/host/soc_uart_link_test.py --sim "$SIM" --fw "$FW" \
-	--console "$B/soc-uart-link-console.log"
+	--console "$B/soc-uart-link-console.log" --client "$B/soc-host/tools/soc-smoke"
 tail -n 1 "$B/soc-uart-link-console.log"
 echo "== soc-smoke over the UART link"
 FALCON_ACCEL_SOC_SIM=$SIM FALCON_ACCEL_SOC_FW=$FW FALCON_ACCEL_SOC_LINK=uart \
