@@ -164,7 +164,10 @@ for alg in falcon512 falcon1024 fndsa512 fndsa1024; do
 		peer_check "$alg peer verifies the provider's signature ($m)" $alg p.raw sig.bin $m 0
 		flipbit sig.bin sig.bad 60
 		expect 1 "$alg pkeyutl rejects a tampered signature" -- openssl pkeyutl -verify -rawin $P -pubin -inkey p.pem -in $m -sigfile sig.bad
-		expect 1 "$alg CLI rejects a tampered signature" -- "$cli" verify --scheme $s --pk p.pem --sig sig.bad --in $m
+		# invalid (exit 1), or not decodable (exit 2: the flipped bit may
+		# break the encoding of s2)
+		"$cli" verify --scheme $s --pk p.pem --sig sig.bad --in $m > last.out 2> last.err
+		case $? in 1|2) ok ;; *) ko "$alg CLI accepted a tampered signature" ;; esac
 		peer_check "$alg peer rejects a tampered signature" $alg p.raw sig.bad $m 1
 		flipbit $m msg.bad 3
 		expect 1 "$alg pkeyutl rejects a changed message" -- openssl pkeyutl -verify -rawin $P -pubin -inkey p.pem -in msg.bad -sigfile sig.bin
