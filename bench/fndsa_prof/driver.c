@@ -1,7 +1,11 @@
 /*
  * driver.c -- one FN-DSA operation N times on one backend, for perf /
- * callgrind profiles (bench/fndsa_prof/README.md):
- *   driver OP BACKEND N LOGN   (OP: keygen, sign_dyn, sign_tree, verify)
+ * callgrind profiles (BENCHMARKS.md, FN-DSA section):
+ *   gcc -O2 -g -Iinclude bench/fndsa_prof/driver.c \
+ *       build/h-perf/libfalcon_accel.a -lm -o /tmp/drv
+ *   perf record -F 4000 /tmp/drv OP BACKEND N LOGN
+ *   perf report --no-children --stdio
+ * OP: keygen, sign_dyn, sign_tree, verify; BACKEND: portable, avx2.
  */
 #include <stdio.h>
 #include <stdlib.h>
