@@ -37,5 +37,7 @@ install(FILES ${CMAKE_CURRENT_LIST_DIR}/openapi.json
 install(FILES ${CMAKE_SOURCE_DIR}/include/falcon_accel.h
   ${CMAKE_SOURCE_DIR}/service/include/falcon_accel_edge.h
   ${CMAKE_SOURCE_DIR}/include/falcon_accel_kem.h
+  ${CMAKE_SOURCE_DIR}/include/falcon_accel_oids.h
+  ${CMAKE_SOURCE_DIR}/include/falcon_accel_pki.h
   ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.h
   DESTINATION falcon_accel/_headers COMPONENT python)

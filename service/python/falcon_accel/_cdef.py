@@ -35,6 +35,7 @@ _SEARCH = (
 # batches, broker) and the binding's own functions.
 CORE_HEADERS = ("falcon_accel.h", "falcon_accel_edge.h", "fa_py.h")
 KEM_HEADERS = ("falcon_accel.h", "falcon_accel_kem.h")
+PKI_HEADERS = ("falcon_accel_oids.h", "falcon_accel_pki.h")
 
 _INT_DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)\s+\(?(-?\d+)u?\)?\s*$")
 

@@ -229,6 +229,17 @@ class KeyPair:
         return get_logn(self.public_key)
 
 
+def _key(data, scheme: str, private: bool):
+    """A key in DER or PEM (PKCS#8, SubjectPublicKeyInfo: falcon_accel.pki)
+    decoded to the raw encoding, its scheme checked against the call's;
+    anything else (raw keys, ExpandedKey, PreparedPublicKey) as it is."""
+    if (isinstance(data, (bytes, bytearray, memoryview)) and len(data) > 0
+            and (data[0] == 0x30 or bytes(data[:11]) == b"-----BEGIN ")):
+        from . import pki
+        return pki.raw_key(data, scheme, private)
+    return data
+
+
 def _buf(data: BytesLike):
     """(pointer, length) for a bytes-like (NULL for empty)."""
     if len(data) == 0:
@@ -256,7 +267,8 @@ def keygen(logn: int = 9, seed: Optional[BytesLike] = None,
 
 
 def public_key(secret_key: BytesLike, scheme: str = "falcon") -> bytes:
-    """The public key of an encoded private key."""
+    """The public key of an encoded private key (raw, DER or PEM)."""
+    secret_key = _key(secret_key, scheme, True)
     if scheme_name(scheme) == FNDSA:
         return _fndsa_public_key(secret_key)
     logn = get_logn(secret_key)
@@ -273,6 +285,7 @@ class ExpandedKey:
     __slots__ = ("_ptr", "logn", "size", "__weakref__")
 
     def __init__(self, secret_key: BytesLike, backend: BackendLike = None):
+        secret_key = _key(secret_key, "falcon", True)
         out = ffi.new("void **")
         out_len = ffi.new("size_t *")
         p, n = _buf(secret_key)
@@ -298,6 +311,7 @@ class PreparedPublicKey:
     __slots__ = ("_pp", "logn", "public_key")
 
     def __init__(self, pk: BytesLike, backend: BackendLike = None):
+        pk = _key(pk, "falcon", False)
         self._pp = ffi.new("fa_prepared_pubkey *")
         p, n = _buf(pk)
         _check(lib.fa_pubkey_prepare(_be(backend), self._pp, p, n),
@@ -345,7 +359,9 @@ def sign(key: SecretKeyLike, message: BytesLike,
     compute_mu). `seed`: 40 bytes (fn-dsa's signing randomness; None: from
     the OS). The one FN-DSA signature format is fixed-size (`format`
     "padded", or left at its default). context, prehash, hashed and
-    external_mu are FN-DSA's only."""
+    external_mu are FN-DSA's only. A private key may be raw, or PKCS#8
+    DER or PEM of the same scheme (falcon_accel.pki)."""
+    key = _key(key, scheme, True)
     if scheme_name(scheme) == FNDSA:
         return _fndsa_sign(key, message, format, seed, backend, context,
                            prehash, hashed, external_mu)
@@ -377,7 +393,9 @@ def verify_status(public_key: PublicKeyLike, message: BytesLike,
                   external_mu: bool = False) -> int:
     """The C result: 0 (valid), FA_ERR_BADSIG, or a decoding error code
     (FN-DSA: FA_ERR_SCHEME for a round-3 key or signature). The FN-DSA
-    options are sign's."""
+    options are sign's. The public key may be raw, or SubjectPublicKeyInfo
+    DER or PEM of the same scheme (falcon_accel.pki)."""
+    public_key = _key(public_key, scheme, False)
     if scheme_name(scheme) == FNDSA:
         return _fndsa_verify_status(public_key, message, signature, format,
                                     backend, context, prehash, hashed,
