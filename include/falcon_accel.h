@@ -16,8 +16,9 @@
  *    buffers must not overlap unless stated otherwise.
  *  - Scratch: functions that need temporary memory take a caller-provided
  *    buffer `tmp` of at least FA_TMPSIZE_*(logn) bytes (any alignment).
- *    The core never allocates; the allocating wrappers live in
- *    include/falcon_accel_edge.h (edge library) and are not part of the freestanding build.
+ *    The core never allocates; the allocating wrappers live in the
+ *    service's edge library (service/include/falcon_accel_edge.h), not
+ *    in the freestanding build.
  *  - Backends: `be` selects the implementation of the numeric kernels
  *    (FFT, NTT, vector ops, sampler). NULL means fa_backend_default().
  *    Every backend gives bit-identical results.

@@ -31,6 +31,7 @@ static const char usage_text[] =
 "           [--context HEX] [--prehash sha256|sha512] [--seed HEX]\n"
 "  kat      --degree 512|1024 [--count K] --out FILE\n"
 "  bench    [--json] [--threads N] [--runs R] [--degree 512|1024]\n"
+"           [--scheme falcon|fn-dsa]\n"
 "  kem keygen --level 512|768|1024 [--seed HEX] --dk FILE --ek FILE\n"
 "  kem encaps --ek FILE --ct FILE --ss FILE\n"
 "  kem decaps --dk FILE --ct FILE --ss FILE\n"
