@@ -80,6 +80,7 @@ run "C suite, native FP" c_suite build/test-native
 run "C suite, emulated FP" c_suite build/test-fpemu -DFA_FPEMU=ON -DFA_RTL=OFF
 run "C suite, ASan+UBSan" c_suite build/test-asan -DFA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFA_RTL=OFF
 run "freestanding rv32imc build" scripts/build_rv32.sh
+run "FN-DSA on rv32imc: fn-dsa 0.4.0 records (keys, every signing mode, verify) under qemu-riscv32" tests/fndsa/rv32_check.sh
 run "fpr add/add_sub/mul/div/sqrt RV32IMC assembly vs C emulation (qemu-riscv32, 10 x 500k pairs)" scripts/test_fpr_asm.sh 500000
 run "RTL regression (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test
 run "Sampler RTL vs library (cocotb, CI size)" env FA_HW_BUILD="$PWD/build/hw-sim" make -C hw test-sampler
