@@ -519,6 +519,16 @@ int fa_fndsa_verify_mu(const fa_backend *be, const void *sig,
 /* SHA-2 (FIPS 180-4) one-shot, used for pre-hashing (the library's own,
    freestanding). Time: one compression per 64 (SHA-256) or 128 bytes. */
 void fa_sha256(uint8_t out[32], const void *data, size_t len);
+/* SHA-256 over data given in pieces: init, any number of updates, final
+   (which leaves the context to be initialised again). */
+typedef struct {
+	uint32_t h[8];
+	uint8_t buf[64];
+	uint64_t total;     /* bytes absorbed so far */
+} fa_sha256_ctx;
+void fa_sha256_init(fa_sha256_ctx *sc);
+void fa_sha256_update(fa_sha256_ctx *sc, const void *data, size_t len);
+void fa_sha256_final(fa_sha256_ctx *sc, uint8_t out[32]);
 void fa_sha384(uint8_t out[48], const void *data, size_t len);
 void fa_sha512(uint8_t out[64], const void *data, size_t len);
 /* SHA3-256 (FIPS 202) one-shot. */

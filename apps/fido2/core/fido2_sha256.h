@@ -1,8 +1,9 @@
 /*
- * SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104) for the FIDO2
- * authenticator core: rpId hashes, key wrapping keys, record checksums.
- * Freestanding: no allocation, no stdio. Constant time in the data (the
- * compression function has no data-dependent branch or index).
+ * SHA-256 (FIPS 180-4: the library's, fa_sha256_* of falcon_accel.h) and
+ * HMAC-SHA-256 (RFC 2104) for the FIDO2 authenticator core: rpId hashes,
+ * key wrapping keys, record checksums. Freestanding: no allocation, no
+ * stdio. Constant time in the data (the compression function has no
+ * data-dependent branch or index).
  */
 #ifndef FIDO2_SHA256_H
 #define FIDO2_SHA256_H
@@ -10,13 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "falcon_accel.h"
+
 #define FIDO2_SHA256_SIZE 32u
 
-typedef struct {
-	uint32_t h[8];
-	uint8_t buf[64];
-	uint64_t total;   /* bytes absorbed so far */
-} fido2_sha256_ctx;
+typedef fa_sha256_ctx fido2_sha256_ctx;
 
 void fido2_sha256_init(fido2_sha256_ctx *sc);
 void fido2_sha256_update(fido2_sha256_ctx *sc, const void *data, size_t len);

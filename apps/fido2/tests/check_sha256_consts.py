@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Re-derives the SHA-256 constants of apps/fido2/core/fido2_sha256.c from their
+"""Re-derives the SHA-256 constants of src/sha2.c (the library's SHA-256, which
+the FIDO2 core uses) from their
 definition (FIPS 180-4, 4.2.2 and 5.3.3): the first 32 bits of the
 fractional parts of the cube roots of the first 64 primes (K) and of the
 square roots of the first 8 primes (initial H). Exit 1 on any mismatch."""
