@@ -214,6 +214,8 @@ typedef struct {
 	uint8_t *work;
 } sk_state;
 
+/* The private key decoded and checked into tmp (st points there); on a
+   failure of the decoding itself tmp is wiped (partly decoded secrets). */
 static int decode_sk(sk_state *st, uint8_t *pk_out, const void *sk,
 	size_t sk_len, void *tmp, size_t tmp_len, const struct fa_kernels *k)
 {
@@ -240,6 +242,9 @@ static int decode_sk(sk_state *st, uint8_t *pk_out, const void *sk,
 	st->work = fa_align8(st->G + n);
 	r = fa_fndsa_privkey_decode(st->f, st->g, st->F, st->G, st->hsk,
 		st->hpk, pk_out, &st->logn, sk, sk_len, st->work, k);
+	if (r != FA_OK) {
+		memset(tmp, 0, tmp_len);   /* partly decoded secrets */
+	}
 	return r;
 }
 
@@ -269,11 +274,6 @@ static int sign_common(const fa_backend *be, fa_shake256_ctx *rng,
 	}
 	r = decode_sk(&st, NULL, sk, sk_len, tmp, tmp_len, k);
 	if (r != FA_OK) {
-		if (r != FA_ERR_BADARG && r != FA_ERR_SIZE
-			&& r != FA_ERR_HEADER && r != FA_ERR_FORMAT)
-		{
-			memset(tmp, 0, tmp_len);   /* partly decoded secrets */
-		}
 		return r;
 	}
 	if (sig_len < FA_FNDSA_SIG_SIZE(st.logn)) {
@@ -414,11 +414,6 @@ int fa_fndsa_expand_privkey(const fa_backend *be, void *expanded_key,
 	}
 	r = decode_sk(&st, NULL, sk, sk_len, tmp, tmp_len, k);
 	if (r != FA_OK) {
-		if (r != FA_ERR_BADARG && r != FA_ERR_SIZE
-			&& r != FA_ERR_HEADER && r != FA_ERR_FORMAT)
-		{
-			memset(tmp, 0, tmp_len);   /* partly decoded secrets */
-		}
 		return r;
 	}
 	if (expanded_key_len < FA_FNDSA_EXPANDED_KEY_SIZE(st.logn)) {
