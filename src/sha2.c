@@ -90,6 +90,9 @@ void fa_sha256_update(fa_sha256_ctx *sc, const void *data, size_t len)
 	const uint8_t *p = data;
 	size_t fill = (size_t)(sc->total & 63);
 
+	if (len == 0) {
+		return;   /* data may be NULL then */
+	}
 	sc->total += len;
 	if (fill > 0) {
 		size_t n = 64 - fill < len ? 64 - fill : len;
