@@ -1,8 +1,9 @@
 /*
- * crt0.S -- start-up code of the falcon-accel SoC firmware (Ibex: the
- * vector table sits at the boot address, reset enters at +0x80).
- * Reset: stack and global pointers, .bss cleared, fw_main().
- * Any exception (Ibex traps at mtvec + 0; no interrupt is enabled):
+ * crt0.S -- start-up code of the falcon-accel SoC firmware (VexRiscv,
+ * soc/rtl/soc_core_vexriscv.sv: reset enters at the boot address + 0x80;
+ * the vector table at the boot address is what mtvec points to).
+ * Reset: mtvec, stack and global pointers, .bss cleared, fw_main().
+ * Any exception (direct mode: mtvec + 0; no interrupt is enabled):
  * fresh stack, fw_trap(mcause, mepc, mtval), which answers the request
  * in progress with an error and re-enters the request loop.
  */
@@ -18,6 +19,8 @@ _vectors:
 
 	.section .text.start, "ax"
 reset_entry:
+	la t0, _vectors
+	csrw mtvec, t0
 	.option push
 	.option norelax
 	la gp, __global_pointer$

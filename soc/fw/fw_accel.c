@@ -88,6 +88,9 @@ static int dma_one(uint32_t ctrl, uint32_t target, const uint32_t *w,
 {
 	uint32_t k, st;
 
+	/* the words to send are in RAM (write-through cache) before the
+	   engine starts */
+	fw_compiler_barrier();
 	mmio_wr(DMA(FA_SOC_DMA_RAM_ADDR), (uint32_t)(uintptr_t)w);
 	mmio_wr(DMA(FA_SOC_DMA_TARGET), target);
 	mmio_wr(DMA(FA_SOC_DMA_LEN), (uint32_t)n);
@@ -95,6 +98,10 @@ static int dma_one(uint32_t ctrl, uint32_t target, const uint32_t *w,
 	for (k = 0; k < DMA_POLL_LIMIT; k ++) {
 		st = mmio_rd(DMA(FA_SOC_DMA_STATUS));
 		if (st & 2u) {
+			/* the engine wrote RAM behind the data cache */
+			if (ctrl == 2u) {
+				fw_dcache_invalidate();
+			}
 			return (st & 4u) ? -1 : 0;
 		}
 	}

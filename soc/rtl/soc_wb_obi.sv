@@ -1,7 +1,7 @@
-// soc_syn_wb_obi -- one classic Wishbone master port (VexRiscv's iBus or
-// dBus: CYC/STB held until ACK or ERR) onto the request/grant/rvalid port
-// of soc_top (Ibex's instruction or data interface: a request is taken on
-// req && gnt, its answer comes with rvalid, with err on a fault).
+// soc_wb_obi -- one classic Wishbone master port (VexRiscv's iBus or dBus:
+// CYC/STB held until ACK or ERR) onto a request/grant/rvalid port of
+// soc_top (a request is taken on req && gnt, its answer comes with rvalid,
+// with err on a fault).
 //
 // One access at a time: req_o is raised while the master holds STB and no
 // taken access is awaiting its answer; the answer is returned to the master
@@ -10,13 +10,12 @@
 // access requested the following cycle, so a Wishbone beat costs two
 // cycles with one-cycle slaves (cache refill bursts included).
 //
-// Address: the Wishbone word address wb_adr_i[29:0] with bit 31 cleared
-// (byte address {adr, 2'b00} & 0x7FFF_FFFF): VexRiscv treats addresses with
-// bit 31 set as uncached I/O, so firmware for this core reaches soc_top's
-// peripherals and accelerator at their soc_map addresses + 0x8000_0000,
-// RAM at its own address (cached).
+// Address: the byte address {wb_adr_i, 2'b00}, unchanged. The SoC map
+// (soc/data/socmap.json) puts RAM below 0x8000_0000 (cached by VexRiscv)
+// and every peripheral and the accelerator above (VexRiscv's uncached I/O
+// range: bit 31 set).
 `default_nettype none
-module soc_syn_wb_obi (
+module soc_wb_obi (
   input  logic        clk_i,
   input  logic        rst_ni,
   // Wishbone slave side (from the core)
@@ -45,7 +44,7 @@ module soc_syn_wb_obi (
   assign req_o   = wb_cyc_i && wb_stb_i && !pend_q;
   assign we_o    = wb_we_i;
   assign be_o    = wb_sel_i;
-  assign addr_o  = {1'b0, wb_adr_i[28:0], 2'b00};
+  assign addr_o  = {wb_adr_i, 2'b00};
   assign wdata_o = wb_dat_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -57,8 +56,5 @@ module soc_syn_wb_obi (
   assign wb_ack_o = pend_q && rvalid_i && !err_i;
   assign wb_err_o = pend_q && rvalid_i && err_i;
   assign wb_dat_o = rdata_i;
-
-  logic unused;
-  assign unused = wb_adr_i[29];
 endmodule
 `default_nettype wire
