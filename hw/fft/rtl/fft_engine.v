@@ -1,7 +1,8 @@
 // fft_engine -- FFT/iFFT over binary64 complex values (n = 4..1024, i.e.
 // N = n/2 = 2..512 complex words) and the FFT-domain vector ops, P lanes.
 // A thin parameterisation of tf_core (see there for the interface).
-// LAT = 18 is the latency of fft_bf (fp64_mul 5 + 2 x fp64_add 6 + 1).
+// LAT = 21 is the latency of fft_bf (fp64_mul 5 + 2 x fp64_add 6 + two
+// operand registers + output and scaling registers).
 `default_nettype none
 module fft_engine #(parameter P = 4, parameter LP = 2) (
 	input  wire clk, input wire rst,
@@ -11,7 +12,7 @@ module fft_engine #(parameter P = 4, parameter LP = 2) (
 	input  wire h_en, input wire h_we, input wire h_buf, input wire [8:0] h_slot,
 	input  wire [1:0] h_lane, input wire [31:0] h_wdata, output wire [31:0] h_rdata
 );
-	tf_core #(.KIND(0), .P(P), .LP(LP), .W(128), .MAXL(9), .LAT(18)) core (
+	tf_core #(.KIND(0), .P(P), .LP(LP), .W(128), .MAXL(9), .LAT(21)) core (
 		.clk(clk), .rst(rst), .start(start), .c_inv(c_inv), .c_vop(c_vop),
 		.c_vsel(c_vsel), .c_L(c_L), .c_const(c_const), .busy(busy), .done(done),
 		.sel(sel), .h_en(h_en), .h_we(h_we), .h_buf(h_buf), .h_slot(h_slot),

@@ -1,7 +1,7 @@
 // fp64_add -- IEEE-754 binary64 adder (y = a + b; a subtraction is an
 // addition of the operand with its sign bit flipped, which is exactly
 // IEEE a - b), round to nearest (ties to even), fully pipelined: one
-// operation per cycle, result LAT = 5 cycles after the operands.
+// operation per cycle, result LAT = 6 cycles after the operands.
 //
 // Value handling (hw/fp64/doc/fp64.md): subnormal operands read as zero of
 // the same sign; results below 2^-1022 after rounding flush to zero of
@@ -14,7 +14,7 @@
 // leading-zero count, round. The addition is commutative bit for bit.
 // Pipeline (one register after each): 1 compare / swap / exponent
 // difference, 2 alignment shift + sticky, 3 56-bit add / subtract,
-// 4 leading-zero count + normalising shift, 5 round + pack. The split keeps
+// 4 leading-zero count, 5 normalising shift, 6 round + pack. The split keeps
 // every stage short for a 100 MHz Artix-7 clock (see hw/syn/abc9_delay.sh).
 `default_nettype none
 module fp64_add (
@@ -32,15 +32,22 @@ module fp64_add (
 	wire        ib = (eb == 11'h7FF) & (b[51:0] == 52'd0);
 	wire        na = (ea == 11'h7FF) & (a[51:0] != 52'd0);
 	wire        nb = (eb == 11'h7FF) & (b[51:0] != 52'd0);
-	// magnitudes with subnormals flushed (the exponent field is unchanged)
-	wire [62:0] maga = za ? 63'd0 : a[62:0];
-	wire [62:0] magb = zb ? 63'd0 : b[62:0];
-	wire        swap = (magb > maga);
-	wire [62:0] mx = swap ? magb : maga;
-	wire [62:0] my = swap ? maga : magb;
-	// ex - ey >= 0, from both differences computed beside the compare
+	// Order by magnitude, subnormals read as zero: |b| > |a| is a plain
+	// compare of the raw fields when neither is zero/subnormal; a zero a
+	// is below any nonzero b, and a zero b is below nothing. The compare
+	// reads the registered operands directly (no flush mux before the
+	// carry chain), and everything that depends on its result is computed
+	// for both orders beside it, so only one 2:1 mux follows it.
+	wire        gt = (b[62:0] > a[62:0]);
+	wire        swap = ~zb & (za | gt);
+	// significands with the hidden bit, zero for a zero/subnormal operand
+	wire [52:0] fa = za ? 53'd0 : {1'b1, a[51:0]};
+	wire [52:0] fb = zb ? 53'd0 : {1'b1, b[51:0]};
+	// ex - ey >= 0, from both differences computed beside the compare,
+	// each clamped to the shift range
 	wire [10:0] dab = ea - eb, dba = eb - ea;
-	wire [10:0] d = swap ? dba : dab;
+	wire [5:0]  cab = (dab > 11'd58) ? 6'd58 : dab[5:0];
+	wire [5:0]  cba = (dba > 11'd58) ? 6'd58 : dba[5:0];
 
 	reg         s1_nan, s1_inf, s1_infsign, s1_sub, s1_sx, s1_bothzero, s1_zsign;
 	reg  [10:0] s1_ex;
@@ -52,12 +59,12 @@ module fp64_add (
 		s1_infsign  <= ia ? a[63] : b[63];
 		s1_sub      <= a[63] ^ b[63];
 		s1_sx       <= swap ? b[63] : a[63];
-		s1_bothzero <= (mx == 63'd0);
+		s1_bothzero <= za & zb;
 		s1_zsign    <= a[63] & b[63];
-		s1_ex       <= mx[62:52];
-		s1_fx       <= {(mx[62:52] != 11'd0), mx[51:0]};
-		s1_fy       <= {(my[62:52] != 11'd0), my[51:0]};
-		s1_dsh      <= (d > 11'd58) ? 6'd58 : d[5:0];
+		s1_ex       <= swap ? eb : ea;
+		s1_fx       <= swap ? fb : fa;
+		s1_fy       <= swap ? fa : fb;
+		s1_dsh      <= swap ? cba : cab;
 	end
 
 	// ---- stage 2: align y (shift right, sticky) -------------------------
@@ -98,13 +105,30 @@ module fp64_add (
 	end
 
 	// ---- stage 4: leading-zero count, zero test ------------------------
+	// lz = leading zeros of s3_sum[55:0] (56 when it is zero), by a
+	// balanced tree: the 64-bit word {s3_sum[55:0], 8 ones} is split into
+	// groups of 2, 4, .., 64 bits; a group's count is its upper half's
+	// when that half is nonzero, else half its width plus its lower
+	// half's (depth log2(64) instead of a 56-long priority chain).
+	wire [63:0] lzv = {s3_sum[55:0], 8'hFF};
+	reg  [31:0] lz_nz;           // group i nonzero
+	reg  [191:0] lz_c;           // group i count, 6 bits at 6i
 	reg  [5:0]  lz;
-	integer     k;
+	integer     k, lv;
 	always @(*) begin
-		lz = 6'd56;
-		for (k = 0; k < 56; k = k + 1)
-			if (s3_sum[k])
-				lz = 6'd55 - k[5:0];
+		lz_nz = 32'd0;
+		lz_c = 192'd0;
+		for (k = 0; k < 32; k = k + 1) begin
+			lz_nz[k] = lzv[2*k+1] | lzv[2*k];
+			lz_c[6*k +: 6] = {5'd0, ~lzv[2*k+1]};
+		end
+		for (lv = 1; lv < 6; lv = lv + 1)
+			for (k = 0; k < (32 >> lv); k = k + 1) begin
+				lz_c[6*k +: 6] = lz_nz[2*k+1] ? lz_c[6*(2*k+1) +: 6]
+				                              : (lz_c[6*(2*k) +: 6] | (6'd1 << lv));
+				lz_nz[k] = lz_nz[2*k+1] | lz_nz[2*k];
+			end
+		lz = lz_c[5:0];
 	end
 	wire        sum0 = (s3_sum == 57'd0);
 	reg         s4_nan, s4_inf, s4_sign, s4_zero;

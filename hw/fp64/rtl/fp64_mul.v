@@ -1,7 +1,8 @@
 // fp64_mul -- IEEE-754 binary64 multiplier, round to nearest (ties to
 // even), fully pipelined: one operation per cycle, result LAT = 5 cycles
-// after the operands. Pipeline: 1 partial products (DSP48E1 with result
-// register), 2 row sums, 3 product, 4 normalise + sticky, 5 round + pack.
+// after the operands. Pipeline: 1 partial products (18x18 multipliers
+// with a result register), 2 row sums, 3 product, 4 normalise + sticky,
+// 5 round + pack.
 //
 // Value handling (see hw/fp64/doc/fp64.md):
 //  - normal operands and results: exact IEEE-754 RNE result;
@@ -21,10 +22,10 @@ module fp64_mul (
 	localparam [63:0] QNAN = 64'h7FF8000000000000;
 
 	// ---- stage 1: unpack, classify, partial products --------------------
-	// ma = a2*2^48 + a1*2^24 + a0 and mb = b3*2^51 + b2*2^34 + b1*2^17 + b0
-	// with every a_i at most 24 bits and every b_j at most 17 bits, so each
-	// partial product a_i*b_j fits one DSP48E1 (25x18 signed) with its
-	// result register.
+	// ma = a2*2^36 + a1*2^18 + a0 and mb = b2*2^36 + b1*2^18 + b0 with
+	// every digit at most 18 bits, so each partial product a_i*b_j is one
+	// unsigned 18x18 multiplier: an ECP5 MULT18X18D (no carry chain after
+	// it) or a DSP48E1 (25x18), with the product register after it.
 	wire        sa = a[63], sb = b[63];
 	wire [10:0] ea = a[62:52], eb = b[62:52];
 	wire        za = (ea == 11'd0), zb = (eb == 11'd0);     // zero or subnormal
@@ -33,36 +34,34 @@ module fp64_mul (
 	wire        na = (ea == 11'h7FF) & (a[51:0] != 52'd0);
 	wire        nb = (eb == 11'h7FF) & (b[51:0] != 52'd0);
 	wire [52:0] ma = {1'b1, a[51:0]}, mb = {1'b1, b[51:0]};
-	wire [23:0] a0 = ma[23:0], a1 = ma[47:24];
-	wire [4:0]  a2 = ma[52:48];
-	wire [16:0] b0 = mb[16:0], b1 = mb[33:17], b2 = mb[50:34];
-	wire [1:0]  b3 = mb[52:51];
+	wire [17:0] a0 = ma[17:0], a1 = ma[35:18], b0 = mb[17:0], b1 = mb[35:18];
+	wire [16:0] a2 = ma[52:36], b2 = mb[52:36];
 
 	reg          s1_sign, s1_nan, s1_inf, s1_zero;
 	reg  [12:0]  s1_exp;            // biased exponent sum, signed
-	reg  [40:0]  p00, p01, p02, p10, p11, p12;
-	reg  [25:0]  p03, p13;
-	reg  [21:0]  p20, p21, p22;
-	reg  [6:0]   p23;
+	reg  [35:0]  p00, p01, p10, p11;
+	reg  [34:0]  p02, p12, p20, p21;
+	reg  [33:0]  p22;
 	always @(posedge clk) begin
 		s1_sign <= sa ^ sb;
 		s1_nan  <= na | nb | (ia & zb) | (ib & za);
 		s1_inf  <= ia | ib;
 		s1_zero <= za | zb;
 		s1_exp  <= {2'b00, ea} + {2'b00, eb} - 13'd1023;
-		p00 <= a0 * b0;  p01 <= a0 * b1;  p02 <= a0 * b2;  p03 <= a0 * b3;
-		p10 <= a1 * b0;  p11 <= a1 * b1;  p12 <= a1 * b2;  p13 <= a1 * b3;
-		p20 <= a2 * b0;  p21 <= a2 * b1;  p22 <= a2 * b2;  p23 <= a2 * b3;
+		p00 <= a0 * b0;  p01 <= a0 * b1;  p02 <= a0 * b2;
+		p10 <= a1 * b0;  p11 <= a1 * b1;  p12 <= a1 * b2;
+		p20 <= a2 * b0;  p21 <= a2 * b1;  p22 <= a2 * b2;
 	end
 
-	// ---- stage 2: row sums r_i = sum_j a_i*b_j*2^(17j) ------------------
-	wire [76:0] row0 = {36'd0, p00} + {19'd0, p01, 17'd0} + {2'd0, p02, 34'd0} + {p03, 51'd0};
-	wire [76:0] row1 = {36'd0, p10} + {19'd0, p11, 17'd0} + {2'd0, p12, 34'd0} + {p13, 51'd0};
-	wire [57:0] row2 = {36'd0, p20} + {19'd0, p21, 17'd0} + {2'd0, p22, 34'd0} + {p23, 51'd0};
+	// ---- stage 2: row sums r_i = sum_j a_i*b_j*2^(18j) ------------------
+	// (r0, r1 < 2^18 * 2^53; r2 < 2^17 * 2^53)
+	wire [70:0] row0 = {35'd0, p00} + {17'd0, p01, 18'd0} + {1'd0, p02, 36'd0};
+	wire [70:0] row1 = {35'd0, p10} + {17'd0, p11, 18'd0} + {1'd0, p12, 36'd0};
+	wire [69:0] row2 = {35'd0, p20} + {17'd0, p21, 18'd0} + {p22, 36'd0};
 	reg          s2_sign, s2_nan, s2_inf, s2_zero;
 	reg  [12:0]  s2_exp;
-	reg  [76:0]  s2_r0, s2_r1;
-	reg  [57:0]  s2_r2;
+	reg  [70:0]  s2_r0, s2_r1;
+	reg  [69:0]  s2_r2;
 	always @(posedge clk) begin
 		s2_sign <= s1_sign;
 		s2_nan  <= s1_nan;
@@ -74,9 +73,9 @@ module fp64_mul (
 		s2_r2   <= row2;
 	end
 
-	// ---- stage 3: product = r0 + r1*2^24 + r2*2^48, in [2^104, 2^106) -----
-	// (bits 23..0 are those of r0)
-	wire [81:0] hi = {29'd0, s2_r0[76:24]} + {5'd0, s2_r1} + {s2_r2, 24'd0};
+	// ---- stage 3: product = r0 + r1*2^18 + r2*2^36, in [2^104, 2^106) -----
+	// (bits 17..0 are those of r0)
+	wire [87:0] hi = {35'd0, s2_r0[70:18]} + {17'd0, s2_r1} + {s2_r2, 18'd0};
 	reg          s3_sign, s3_nan, s3_inf, s3_zero;
 	reg  [12:0]  s3_exp;
 	reg  [105:0] s3_prod;
@@ -86,7 +85,7 @@ module fp64_mul (
 		s3_inf  <= s2_inf;
 		s3_zero <= s2_zero;
 		s3_exp  <= s2_exp;
-		s3_prod <= {hi[81:0], s2_r0[23:0]};
+		s3_prod <= {hi[87:0], s2_r0[17:0]};
 	end
 
 	// ---- stage 4: normalise to 53 bits + guard + sticky -----------------
