@@ -18,12 +18,38 @@
 #include "inner.h"
 #include "kernels.h"
 
-#define LOGN_MAX 10u
+/* Buffer sizes. The default build serves every degree up to logn 10 with
+   requests and replies of up to FA_SOC_MAX_MSG bytes; a board's build
+   (soc/fw/Makefile MAX_LOGN=, REQ_MAX=, RSP_MAX=; soc/boards/build_board.sh
+   takes them from soc/data/configs.json) may serve fewer degrees and take
+   shorter requests: a request for a larger degree gets BAD_DEGREE, a longer
+   request BAD_LENGTH (FRAME_LENGTH on the UART link), as in the default
+   build beyond its limits. The reply buffer must hold the largest reply
+   (checked below). */
+#ifndef FW_MAX_LOGN
+#define FW_MAX_LOGN 10
+#endif
+#ifndef FW_REQ_MAX
+#define FW_REQ_MAX FA_SOC_MAX_MSG
+#endif
+#ifndef FW_RSP_MAX
+#define FW_RSP_MAX FA_SOC_MAX_MSG
+#endif
+#define LOGN_MAX ((unsigned)FW_MAX_LOGN)
 #define SEED_MAX 64u
 
-/* Buffers for the largest degree (logn 10). */
-static uint8_t req_buf[FA_SOC_MAX_MSG] __attribute__((aligned(8)));
-static uint8_t rsp_buf[FA_SOC_MAX_MSG] __attribute__((aligned(8)));
+typedef char fw_max_logn_ok[FW_MAX_LOGN >= 1 && FW_MAX_LOGN <= 10 ? 1 : -1];
+typedef char fw_req_max_ok[FW_REQ_MAX <= FA_SOC_MAX_MSG && FW_REQ_MAX % 8 == 0 ? 1 : -1];
+/* the largest replies: KEYGEN (sk, pk), ML-KEM-1024 KEM_KEYGEN (ek, dk),
+   KSTATS (20 bytes a kernel) */
+typedef char fw_rsp_max_ok[FW_RSP_MAX <= FA_SOC_MAX_MSG
+	&& FA_SOC_RSP_HDR + 8 + FA_PRIVKEY_SIZE(FW_MAX_LOGN) + FA_PUBKEY_SIZE(FW_MAX_LOGN) <= FW_RSP_MAX
+	&& FA_SOC_RSP_HDR + 8 + FA_KEM_EK_MAXSIZE + FA_KEM_DK_MAXSIZE <= FW_RSP_MAX
+	&& FA_SOC_RSP_HDR + 4 + FA_RTL_K_COUNT * 20 <= FW_RSP_MAX ? 1 : -1];
+
+/* Buffers for the largest degree (LOGN_MAX). */
+static uint8_t req_buf[FW_REQ_MAX] __attribute__((aligned(8)));
+static uint8_t rsp_buf[FW_RSP_MAX] __attribute__((aligned(8)));
 static uint8_t sk_buf[FA_PRIVKEY_SIZE(LOGN_MAX)];
 static uint8_t pk_buf[FA_PUBKEY_SIZE(LOGN_MAX)];
 static uint8_t sig_buf[FA_SIG_MAXSIZE(LOGN_MAX)];
