@@ -66,6 +66,9 @@ def load(name):
     lp = {1: 0, 2: 1, 4: 2}[p]
     logn = c["fw"]["max_logn"]
     pll = ecp5_pll.pll(board["clk_in_mhz"], c["clk_hz"] / 1e6)
+    if abs(pll["error_pct"]) > 1.0:
+        raise SystemExit(f"board_config: the PLL reaches {pll['fout_mhz']:g} MHz for "
+                         f"clk_hz {c['clk_hz']}: {pll['error_pct']:+.2f} %, more than 1 %")
     clk_hz = int(round(pll["fout_mhz"] * 1e6))
     v = {
         "CFG_NAME": name, "CFG_BOARD": c["board"], "CFG_DEVICE": c["device"],

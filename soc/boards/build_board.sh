@@ -28,7 +28,8 @@ HW=$ROOT/hw
 [ $# -ge 1 ] || { sed -n '2,30p' "$0"; exit 2; }
 CONFIG=$1; shift
 STEPS=${*:-fw synth pnr pack record}
-eval "$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG")"
+v=$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG") || exit 1
+eval "$v"
 ECP5_SYNTH_OPTS=${ECP5_SYNTH_OPTS:-}
 SUFFIX=$(echo "$ECP5_SYNTH_OPTS" | tr -d ' ')
 RUN=$CONFIG$SUFFIX

@@ -31,7 +31,8 @@ BASE=${BOARD_CHECK_OUT:-$ROOT/build/board-check}
 for CONFIG in $CONFIGS; do
 	OUT=$BASE/$CONFIG
 	mkdir -p "$OUT"
-	eval "$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG")" || fail "$CONFIG: board_config.py"
+	v=$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG") || fail "$CONFIG: board_config.py"
+	eval "$v"
 	# 1. PLL
 	python3 "$ROOT/soc/boards/ecp5_pll.py" --fin "$CFG_CLK_IN_MHZ" --fout "$(python3 -c "print($CFG_CLK_HZ_REQ / 1e6)")" \
 		|| fail "$CONFIG: PLL"

@@ -17,7 +17,8 @@
 set -e
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 CONFIG=${1:?usage: stack_use.sh CONFIG}
-eval "$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG")"
+v=$(python3 "$ROOT/soc/boards/board_config.py" "$CONFIG") || exit 1
+eval "$v"
 OUT=${BOARD_OUT:-$ROOT/build/board/$CONFIG}
 LIB=$OUT/fw/lib/libfalcon_accel.a
 [ -f "$LIB" ] || { echo "stack_use: $LIB missing (soc/boards/build_board.sh $CONFIG fw)" >&2; exit 1; }
