@@ -1,7 +1,8 @@
 /*
  * edge_broker.c -- the request broker (see falcon_accel_edge.h): life
- * cycle, submission, the key cache entry points and the completion queue.
- * The broker's structure and locking are described in
+ * cycle, submission, the key cache entry points, the completion queue and
+ * the metrics snapshot.
+ * The broker's structure, modules and locking are described in
  * edge_broker_internal.h; jobs are in edge_job.c, scheduling in
  * edge_sched.c, counters in edge_metrics.c.
  */
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "edge_broker_internal.h"
+#include "edge_sched.h"
 
 /* ------------------------------------------------------------------ */
 /* Broker life cycle. */
@@ -108,7 +110,7 @@ fa_broker_free(fa_broker *b)
 		close(b->pipe_w);
 	}
 	free(b->ws);
-	free(b->lat);
+	fa_edge_metrics_clear(&b->m);
 	pthread_cond_destroy(&b->timer_cond);
 	pthread_mutex_destroy(&b->done_lock);
 	pthread_mutex_destroy(&b->lock);
@@ -179,9 +181,8 @@ fa_broker_new(const fa_broker_config *cfg, int *err)
 	}
 	b->pipe_r = fds[0];
 	b->pipe_w = fds[1];
-	b->lat = calloc(LATENCY_RING, sizeof *b->lat);
 	b->ws = calloc(b->nthreads, sizeof *b->ws);
-	if (b->lat == NULL || b->ws == NULL
+	if (fa_edge_metrics_init(&b->m) != FA_OK || b->ws == NULL
 		|| fa_key_cache_init(&b->cache, b->cfg.key_cache_bytes)
 		!= FA_OK)
 	{
@@ -280,13 +281,14 @@ fa_broker_submit(fa_broker *b, const fa_job_options *opt,
 	/* Cheap early refusal under overload, before copying anything. */
 	pthread_mutex_lock(&b->lock);
 	if (b->queue_items + n > b->cfg.queue_capacity) {
-		b->rejected_busy ++;
+		b->m.rejected_busy ++;
 		pthread_mutex_unlock(&b->lock);
 		return FA_ERR_BUSY;
 	}
 	pthread_mutex_unlock(&b->lock);
 
-	err = fa_edge_build_job(b, opt, items, n, &j);
+	err = fa_edge_job_new(b, b->cfg.backend, b->cfg.queue_max_bytes, opt,
+		items, n, &j);
 	if (err != FA_OK) {
 		return err;
 	}
@@ -297,7 +299,7 @@ fa_broker_submit(fa_broker *b, const fa_job_options *opt,
 	} else if (b->queue_items + n > b->cfg.queue_capacity
 		|| b->bytes + j->alloc_len > b->cfg.queue_max_bytes)
 	{
-		b->rejected_busy ++;
+		b->m.rejected_busy ++;
 		err = FA_ERR_BUSY;
 	}
 	if (err != FA_OK) {
@@ -316,11 +318,9 @@ fa_broker_submit(fa_broker *b, const fa_job_options *opt,
 		fa_job_retain(j);
 		*job = j;
 	}
-	fa_edge_queue_append(b, j);
-	b->queue_items += n;
-	b->bytes += j->alloc_len;
-	b->jobs_submitted ++;
-	b->items_submitted += n;
+	fa_edge_sched_enqueue(b, j);
+	b->m.jobs_submitted ++;
+	b->m.items_submitted += n;
 	pthread_mutex_unlock(&b->lock);
 	fa_pool_wake(b->pool, n > 1 ? b->nthreads : 1);
 	return FA_OK;
@@ -452,4 +452,37 @@ fa_broker_poll(fa_broker *b, fa_job **out, size_t max)
 	}
 	pthread_mutex_unlock(&b->done_lock);
 	return k;
+}
+
+void
+fa_broker_get_metrics(fa_broker *b, fa_broker_metrics *m)
+{
+	uint32_t *s;
+	size_t n;
+
+	memset(m, 0, sizeof *m);
+	s = malloc(FA_EDGE_LATENCY_RING * sizeof *s);
+	pthread_mutex_lock(&b->lock);
+	m->uptime_us = (uint64_t)(fa_now_us() - b->start_us);
+	m->threads = b->nthreads;
+	m->queue_depth = b->queue_items;
+	m->queue_bytes = b->bytes;
+	m->in_flight = b->in_flight;
+	m->queue_capacity = b->cfg.queue_capacity;
+	m->queue_max_bytes = b->cfg.queue_max_bytes;
+	n = fa_edge_metrics_copy(&b->m, m, s);
+	pthread_mutex_unlock(&b->lock);
+	if (s != NULL) {
+		fa_edge_metrics_latency(m, s, n);
+		free(s);
+	}
+
+	pthread_mutex_lock(&b->cache.lock);
+	m->cache_hits = b->cache.hits;
+	m->cache_misses = b->cache.misses;
+	m->cache_evictions = b->cache.evictions;
+	m->cache_entries = b->cache.entries;
+	m->cache_bytes = b->cache.bytes;
+	m->cache_capacity_bytes = b->cache.capacity;
+	pthread_mutex_unlock(&b->cache.lock);
 }

@@ -1,6 +1,7 @@
 /*
- * edge_job.c -- job lifetime: building a job (one allocation holding the
- * copied items), references, waiting, results, cancellation.
+ * edge_job.c -- jobs and their life cycle (edge_job.h): building a job
+ * (one allocation holding the copied items), the transitions queued ->
+ * complete -> done -> settled, references, waiting, results.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edge_broker_internal.h"
+#include "edge_job.h"
 
 /* ------------------------------------------------------------------ */
 /* Jobs. */
@@ -219,10 +220,10 @@ same_key_as_previous(const fa_broker_item *items, size_t i)
 		== 0);
 }
 
-/* Build a job (outside the lock): copies and key digests. */
 int
-fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
-	const fa_broker_item *items, size_t n, fa_job **out)
+fa_edge_job_new(fa_broker *owner, const fa_backend *be, size_t max_bytes,
+	const fa_job_options *opt, const fa_broker_item *items, size_t n,
+	fa_job **out)
 {
 	size_t i, head, len;
 	uint8_t *pos;
@@ -244,7 +245,7 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 			len = add_sat(len, sig_out_size(&items[i]));
 		}
 	}
-	if (len > b->cfg.queue_max_bytes) {
+	if (len > max_bytes) {
 		return FA_ERR_BADARG;   /* could never fit */
 	}
 	j = malloc(len);
@@ -256,10 +257,10 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 	atomic_init(&j->done, 0);
 	atomic_init(&j->settled, 0);
 	atomic_init(&j->cut_code, 0);
-	j->broker = b;
+	j->broker = owner;
 	j->op = opt->op;
 	j->sig_format = opt->sig_format;
-	j->be = opt->be != NULL ? opt->be : b->cfg.backend;
+	j->be = opt->be != NULL ? opt->be : be;
 	j->n = n;
 	j->alloc_len = len;
 	j->cut_status = FA_OK;
@@ -304,19 +305,84 @@ fa_edge_build_job(fa_broker *b, const fa_job_options *opt,
 	return FA_OK;
 }
 
-int
-fa_job_cancel(fa_job *job)
-{
-	fa_broker *b = job->broker;
-	fa_job *fl = NULL;
-	int cancelled = 0;
+/* ------------------------------------------------------------------ */
+/* Transitions (edge_job.h). */
 
-	pthread_mutex_lock(&b->lock);
-	if (!job->complete && atomic_load(&job->cut_code) == 0) {
-		fa_edge_cut_job(b, job, FA_ERR_CANCELLED, &fl);
-		cancelled = 1;
+int
+fa_edge_job_has_unstarted(const fa_job *j)
+{
+	return j->next < j->n;
+}
+
+size_t
+fa_edge_job_take(fa_job *j)
+{
+	return j->next ++;
+}
+
+int
+fa_edge_job_skip_code(const fa_job *j, int64_t now)
+{
+	int c = atomic_load_explicit(&((fa_job *)j)->cut_code,
+		memory_order_relaxed);
+
+	if (c == 0 && j->deadline_us != 0 && now >= j->deadline_us) {
+		c = FA_ERR_DEADLINE;
 	}
-	pthread_mutex_unlock(&b->lock);
-	fa_edge_finish_jobs(b, fl);
-	return cancelled;
+	return c;
+}
+
+size_t
+fa_edge_job_cut(fa_job *j, int code)
+{
+	size_t i, count = j->n - j->next;
+	int none = 0;
+
+	/* Items already in a worker's batch are skipped there. */
+	atomic_compare_exchange_strong(&j->cut_code, &none, code);
+	for (i = j->next; i < j->n; i ++) {
+		j->items[i].err = code;
+	}
+	j->next = j->n;
+	j->finished += count;
+	if (count > 0 && j->cut_status == FA_OK) {
+		j->cut_status = code;
+	}
+	return count;
+}
+
+void
+fa_edge_job_item_done(fa_job *j, int cut)
+{
+	if (cut != 0 && j->cut_status == FA_OK) {
+		j->cut_status = cut;
+	}
+	j->finished ++;
+}
+
+int
+fa_edge_job_try_complete(fa_job *j, int64_t now)
+{
+	if (j->complete || j->finished < j->n) {
+		return 0;
+	}
+	j->complete = 1;
+	j->done_us = now;
+	j->status = j->cut_status;
+	return 1;
+}
+
+int
+fa_edge_job_settle(fa_job *j)
+{
+	/* Results readable, then the callback, then the waiters. */
+	atomic_store_explicit(&j->done, 1, memory_order_release);
+	if (j->cb != NULL) {
+		j->cb(j, j->user);
+	}
+	pthread_mutex_lock(&j->mu);
+	atomic_store_explicit(&j->settled, 1, memory_order_release);
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return j->notify;
 }

@@ -1,8 +1,9 @@
 /*
- * edge_sched.c -- the broker's scheduling: the job queue, batch
- * formation per (operation, backend, format), running batches on the
- * worker threads (or handing them to a backend's executor), deadlines
- * (the reaper thread), cuts and completion.
+ * edge_sched.c -- the broker's scheduler (edge_sched.h): the job queue,
+ * batch formation per (operation, backend, format), running batches on
+ * the worker threads (or handing them to a backend's executor), deadlines
+ * (the reaper thread), cuts, completion and fa_job_cancel. Job state
+ * changes go through edge_job.h, counting through edge_metrics.h.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -12,12 +13,13 @@
 #include <unistd.h>
 
 #include "edge_broker_internal.h"
+#include "edge_sched.h"
 
 /* ------------------------------------------------------------------ */
 /* Queue and completion, under the broker lock unless said otherwise. */
 
-void
-fa_edge_queue_remove(fa_broker *b, fa_job *j)
+static void
+queue_remove(fa_broker *b, fa_job *j)
 {
 	if (!j->in_queue) {
 		return;
@@ -37,7 +39,7 @@ fa_edge_queue_remove(fa_broker *b, fa_job *j)
 }
 
 void
-fa_edge_queue_append(fa_broker *b, fa_job *j)
+fa_edge_sched_enqueue(fa_broker *b, fa_job *j)
 {
 	j->qnext = NULL;
 	j->qprev = b->qtail;
@@ -48,55 +50,36 @@ fa_edge_queue_append(fa_broker *b, fa_job *j)
 	}
 	b->qtail = j;
 	j->in_queue = 1;
+	b->queue_items += j->n;
+	b->bytes += j->alloc_len;
 }
 
-/* If every item of j is finished, mark it complete and push it on the
-   finish list *fl (completed after the lock is released). */
-void
-fa_edge_maybe_complete(fa_broker *b, fa_job *j, fa_job **fl)
+/* If j has just completed, count it and push it on the finish list *fl
+   (settled after the lock is released). */
+static void
+maybe_complete(fa_broker *b, fa_job *j, fa_job **fl)
 {
-	if (j->complete || j->finished < j->n) {
+	if (!fa_edge_job_try_complete(j, fa_now_us())) {
 		return;
 	}
-	j->complete = 1;
-	j->done_us = fa_now_us();
-	j->status = j->cut_status;
-	b->jobs_completed ++;
 	b->bytes -= j->alloc_len;
-	fa_edge_record_latency(b, j->done_us - j->submit_us);
+	fa_edge_metrics_job_done(&b->m, j->done_us - j->submit_us);
 	j->fnext = *fl;
 	*fl = j;
 }
 
-/* Give the unstarted items of j the error `code` and take j out of the
-   queue. */
 void
 fa_edge_cut_job(fa_broker *b, fa_job *j, int code, fa_job **fl)
 {
-	size_t i, count = j->n - j->next;
-	int none = 0;
+	size_t count = fa_edge_job_cut(j, code);
 
-	/* Items already in a worker's batch are skipped there. */
-	atomic_compare_exchange_strong(&j->cut_code, &none, code);
 	if (count == 0) {
 		return;
 	}
-	for (i = j->next; i < j->n; i ++) {
-		j->items[i].err = code;
-	}
-	j->next = j->n;
-	j->finished += count;
-	if (j->cut_status == FA_OK) {
-		j->cut_status = code;
-	}
 	b->queue_items -= count;
-	if (code == FA_ERR_DEADLINE) {
-		b->items_expired += count;
-	} else {
-		b->items_cancelled += count;
-	}
-	fa_edge_queue_remove(b, j);
-	fa_edge_maybe_complete(b, j, fl);
+	fa_edge_metrics_cut(&b->m, code, count);
+	queue_remove(b, j);
+	maybe_complete(b, j, fl);
 }
 
 /* Complete the jobs of a finish list; no broker lock held. */
@@ -108,16 +91,7 @@ fa_edge_finish_jobs(fa_broker *b, fa_job *fl)
 
 		fl = j->fnext;
 		j->fnext = NULL;
-		/* Results readable, then the callback, then the waiters. */
-		atomic_store_explicit(&j->done, 1, memory_order_release);
-		if (j->cb != NULL) {
-			j->cb(j, j->user);
-		}
-		pthread_mutex_lock(&j->mu);
-		atomic_store_explicit(&j->settled, 1, memory_order_release);
-		pthread_cond_broadcast(&j->cv);
-		pthread_mutex_unlock(&j->mu);
-		if (j->notify) {
+		if (fa_edge_job_settle(j)) {
 			/* The broker's reference moves to the completion
 			   queue. */
 			int was_empty;
@@ -200,13 +174,13 @@ form_batch(fa_broker *b, worker_state *ws, executor_slot *exec,
 			continue;
 		}
 		scanned ++;
-		while (j->next < j->n && k < take) {
+		while (fa_edge_job_has_unstarted(j) && k < take) {
 			ws->jobs[k] = j;
-			ws->idx[k] = j->next ++;
+			ws->idx[k] = fa_edge_job_take(j);
 			k ++;
 		}
-		if (j->next == j->n) {
-			fa_edge_queue_remove(b, j);
+		if (!fa_edge_job_has_unstarted(j)) {
+			queue_remove(b, j);
 		}
 		if (k == take) {
 			break;
@@ -220,20 +194,6 @@ form_batch(fa_broker *b, worker_state *ws, executor_slot *exec,
 		memset(exec, 0, sizeof *exec);
 	}
 	return k;
-}
-
-/* Why item entries of job j must be skipped now: its cut code, or
-   FA_ERR_DEADLINE once its deadline has passed; 0 to run them. */
-static int
-skip_code(const fa_job *j)
-{
-	int c = atomic_load_explicit(&((fa_job *)j)->cut_code,
-		memory_order_relaxed);
-
-	if (c == 0 && j->deadline_us != 0 && fa_now_us() >= j->deadline_us) {
-		c = FA_ERR_DEADLINE;
-	}
-	return c;
 }
 
 /* Run a formed batch of k items (no broker lock held). */
@@ -254,7 +214,7 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 		int err;
 
 		ws->pins[i] = NULL;
-		ws->cut[i] = skip_code(ws->jobs[i]);
+		ws->cut[i] = fa_edge_job_skip_code(ws->jobs[i], fa_now_us());
 		if (ws->cut[i] != 0) {
 			it->err = ws->cut[i];
 			continue;
@@ -305,7 +265,7 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 	} else {
 		for (i = 0; i < m; i ++) {
 			size_t e = ws->map[i];
-			int c = skip_code(ws->jobs[e]);
+			int c = fa_edge_job_skip_code(ws->jobs[e], fa_now_us());
 
 			if (c != 0) {
 				ws->cut[e] = c;
@@ -343,6 +303,33 @@ run_batch(fa_broker *b, worker_state *ws, size_t k,
 	}
 }
 
+/* Account a finished batch of k items of ws (busy_us: its run time):
+   its items finished, its jobs possibly complete, the counters. Under
+   the lock. */
+static void
+end_batch(fa_broker *b, worker_state *ws, size_t k, int64_t busy_us,
+	fa_job **fl)
+{
+	size_t i, ran = 0, failed = 0;
+
+	for (i = 0; i < k; i ++) {
+		fa_job *j = ws->jobs[i];
+
+		if (ws->cut[i] != 0) {
+			/* Skipped in the batch: cancelled or expired. */
+			fa_edge_metrics_cut(&b->m, ws->cut[i], 1);
+		} else {
+			ran ++;
+			failed += j->items[ws->idx[i]].err != FA_OK;
+		}
+		fa_edge_job_item_done(j, ws->cut[i]);
+		maybe_complete(b, j, fl);
+	}
+	b->in_flight -= k;
+	fa_edge_metrics_batch(&b->m, ws->jobs[0]->be, ws->jobs[0]->op, k, ran,
+		failed, busy_us);
+}
+
 int
 fa_edge_broker_run(void *ctx, unsigned idx, fa_edge_worker *w)
 {
@@ -373,7 +360,7 @@ fa_edge_broker_run(void *ctx, unsigned idx, fa_edge_worker *w)
 		run_batch(b, ws, k, &exec);
 		t0 = fa_now_us() - t0;
 		pthread_mutex_lock(&b->lock);
-		fa_edge_account_batch(b, ws, k, t0, &fl);
+		end_batch(b, ws, k, t0, &fl);
 		pthread_mutex_unlock(&b->lock);
 		fa_edge_finish_jobs(b, fl);
 	}
@@ -419,4 +406,21 @@ fa_edge_broker_reaper_main(void *arg)
 	}
 	pthread_mutex_unlock(&b->lock);
 	return NULL;
+}
+
+int
+fa_job_cancel(fa_job *job)
+{
+	fa_broker *b = job->broker;
+	fa_job *fl = NULL;
+	int cancelled = 0;
+
+	pthread_mutex_lock(&b->lock);
+	if (!job->complete && atomic_load(&job->cut_code) == 0) {
+		fa_edge_cut_job(b, job, FA_ERR_CANCELLED, &fl);
+		cancelled = 1;
+	}
+	pthread_mutex_unlock(&b->lock);
+	fa_edge_finish_jobs(b, fl);
+	return cancelled;
 }
