@@ -15,6 +15,7 @@ endif()
 # (Threads::Threads is imported per directory: look it up here too.)
 find_package(Threads REQUIRED)
 add_library(falcon_accel_py SHARED ${CMAKE_CURRENT_LIST_DIR}/src/fa_py.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/fa_py_keys.c
   ${CMAKE_CURRENT_LIST_DIR}/src/fa_py_batch_front.c)
 target_include_directories(falcon_accel_py PRIVATE ${CMAKE_SOURCE_DIR}/include
   ${CMAKE_SOURCE_DIR}/service/include ${CMAKE_CURRENT_LIST_DIR}/src)

@@ -95,6 +95,16 @@ def _substitute(lines: Iterable[str], consts: Dict[str, str]) -> str:
     return text + "\n"
 
 
+def header_constants(names: Iterable[str]) -> Dict[str, int]:
+    """The integer #define constants of the given headers (the values C
+    compiles with: FA_PY_BATCH_MAX_KEYS and the like are defined once, in
+    the header, and read here)."""
+    consts: Dict[str, str] = {}
+    for name in dict.fromkeys(names):
+        header_declarations(find_header(name).read_text(), consts)
+    return {k: int(v) for k, v in consts.items()}
+
+
 def cdef_text(names: Iterable[str]) -> str:
     """The cffi declarations of the given headers, in order, each header
     once."""

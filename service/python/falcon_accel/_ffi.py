@@ -21,11 +21,13 @@ from cffi import FFI
 
 from . import _cdef
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 # Generated from include/falcon_accel.h, service/include/falcon_accel_edge.h and
 # service/python/src/fa_py.h (see _cdef.py); nothing is declared by hand.
 CDEF = _cdef.cdef_text(_cdef.CORE_HEADERS)
+# Their integer constants (#define NAME value), as C compiles them.
+CONSTANTS = _cdef.header_constants(_cdef.CORE_HEADERS)
 
 ffi = FFI()
 ffi.cdef(CDEF)

@@ -29,11 +29,12 @@ from typing import (Any, Callable, Dict, List, NamedTuple, Optional,
                     Sequence, Tuple, Union)
 
 from . import core
-from ._ffi import ffi, lib
+from ._ffi import CONSTANTS, ffi, lib
 from .core import (FA_ERR_BADARG, FA_ERR_BUSY, FA_ERR_CANCELLED,
                    FA_ERR_DEADLINE, FA_OK, BackendLike, BatchError,
                    BytesLike, FalconError, FormatLike, _be, _check,
                    error_for, sig_format, verdicts)
+from .keystore import KeyRegistry
 
 SIZE_T = "Q" if ffi.sizeof("size_t") == 8 else "I"
 OP_SIGN = 1
@@ -87,28 +88,25 @@ class PackedItems:
                   max_items: int) -> Optional[Tuple["PackedItems",
                                                     Optional[str]]]:
         """A service batch body (``{"format": F, "items": [{"key_id",
-        "message"[, "signature"]}, ...]}``, base64 fields) packed in C
-        without a Python object per item: the keys come from
-        ``key_of(key_id)`` (the distinct ids only). Returns (items, the
-        "format" string or None), or None for anything else (other
-        fields, escapes, an unknown key id, invalid base64, more than
-        max_items...): the caller then parses the body itself and
-        reports the culprit."""
-        per = cls.width(op) - 1
-        cap_items = max(1, max_items)
-        spans = ffi.new("size_t[]", 2 * (1 + per) * cap_items)
-        kidx = ffi.new("uint32_t[]", cap_items)
-        kspans = ffi.new("size_t[]", 2 * _MAX_KEYS_FAST)
-        info = ffi.new("size_t[4]")
-        r = lib.fa_py_scan_batch(body, len(body), per, cap_items, spans,
-                                 kidx, kspans, _MAX_KEYS_FAST, info)
-        if r != 0:
+        "message"[, "signature"]}, ...]}``, base64 fields) read by the
+        batch parser (C, the one BatchFront uses) without a Python object
+        per item: the keys come from ``key_of(key_id)`` (the distinct ids
+        only). Returns (items, the "format" string or None), or None for
+        anything else (other fields, escapes, an unknown key id, invalid
+        base64, more than max_items items or BATCH_MAX_KEYS key ids...):
+        the caller then parses the body itself and reports the
+        culprit."""
+        front = BatchFront(max(1, max_items))
+        info = ffi.new("size_t[5]")
+        if lib.fa_py_front_parse(front._ptr, op, body, len(body),
+                                 info) != FA_OK:
             return None
         n, nkeys, foff, flen = info[0], info[1], info[2], info[3]
+        ln = ffi.new("size_t *")
         keys = []
         for k in range(nkeys):
-            off, ln = kspans[2 * k], kspans[2 * k + 1]
-            key = key_of(body[off:off + ln].decode("ascii"))
+            off = lib.fa_py_front_key_id(front._ptr, k, ln)
+            key = key_of(body[off:off + ln[0]].decode("ascii"))
             if key is None:
                 return None
             keys.append(key)
@@ -116,12 +114,12 @@ class PackedItems:
         klens = array.array(SIZE_T, map(len, keys))
         cap = n * max(klens) + len(body)
         out = bytearray(cap)
-        lens = array.array(SIZE_T, bytes(ffi.sizeof("size_t") * (1 + per)
-                                         * n))
-        r = lib.fa_py_pack_b64_spans(
-            ffi.from_buffer(keyblob), ffi.from_buffer("size_t[]", klens),
-            nkeys, kidx, body, spans, per, n, ffi.from_buffer(out), cap,
-            ffi.from_buffer("size_t[]", lens))
+        lens = array.array(SIZE_T, bytes(ffi.sizeof("size_t")
+                                         * cls.width(op) * n))
+        r = lib.fa_py_front_pack(
+            front._ptr, ffi.from_buffer(keyblob),
+            ffi.from_buffer("size_t[]", klens), nkeys, ffi.from_buffer(out),
+            cap, ffi.from_buffer("size_t[]", lens))
         if r < 0:
             return None
         fmt = None if flen == _NO_SPAN else \
@@ -134,19 +132,38 @@ class PackedItems:
         return self.lens[k::self.width(self.op)]
 
 
-class BatchFront:
-    """The service's batch requests in C, from JSON body to the packed
-    items of a broker job and from the done job to the JSON answer (no
-    Python object per item; service/python/src/fa_py_batch_front.c). It knows the
-    keys given to ``add_key`` (key id -> public key, private key); a body
-    it does not handle (other fields, escapes, an unknown key id, invalid
-    base64, impossible sizes, a format not spelled exactly) is left to
-    the caller. Use it from one thread (the event loop): its scratch
-    buffers are reused by every request (the broker copies the items at
-    submission). Run requests with ``Broker.run_json_batch``."""
+# Distinct key ids one batch request may name for the batch parser (more:
+# the caller's strict Python fallback): FA_PY_BATCH_MAX_KEYS, defined once
+# in service/python/src/fa_py.h and read from there.
+BATCH_MAX_KEYS = CONSTANTS["FA_PY_BATCH_MAX_KEYS"]
 
-    def __init__(self, max_items: int):
-        ptr = lib.fa_py_front_new(max(1, max_items))
+# Why the batch parser left a body to the strict Python fallback
+# (BatchFront.last_fallback): the FA_PY_FALLBACK_* reasons of fa_py.h.
+FALLBACK_REASONS = {v: k[len("FA_PY_FALLBACK_"):].lower()
+                    for k, v in CONSTANTS.items()
+                    if k.startswith("FA_PY_FALLBACK_")}
+
+
+class BatchFront:
+    """The service's batch requests in C: the one parser of a batch body
+    (service/python/src/fa_py_batch_front.c), from JSON body to the
+    items of a broker job and from the done job to the JSON answer (no
+    Python object per item). It looks key ids up in a key registry
+    (``registry``: the service's KeyStore registry, or one of its own
+    that ``add_key`` fills); a body it does not take (other fields,
+    escapes, more than BATCH_MAX_KEYS key ids, an unknown or FN-DSA key
+    id, invalid base64, impossible sizes, a format not spelled exactly)
+    is left to the caller's strict Python fallback, with the reason in
+    ``last_fallback`` (a FALLBACK_REASONS name). Use it from one thread
+    (the event loop): its scratch buffers are reused by every request
+    (the broker copies the items at submission). Run requests with
+    ``Broker.run_json_batch``."""
+
+    def __init__(self, max_items: int,
+                 registry: Optional[KeyRegistry] = None):
+        self.registry = registry if registry is not None else KeyRegistry()
+        ptr = lib.fa_py_front_new_keys(max(1, max_items),
+                                       self.registry._ptr)
         if ptr == ffi.NULL:
             raise FalconError(FA_ERR_BADARG, "batch front")
         self._ptr = ffi.gc(ptr, lib.fa_py_front_free)
@@ -154,21 +171,17 @@ class BatchFront:
         self._fmt = ffi.new("int *")
         self._cap = 1 << 16
         self._out = ffi.new("char[]", self._cap)
-        self._ids: Dict[str, int] = {}
+        self.last_fallback: Optional[str] = None
 
     def add_key(self, key_id: str, public_key: bytes,
                 secret_key: Optional[bytes] = None) -> None:
-        """Record a key (again: replaced)."""
-        kid = key_id.encode("ascii")
-        sk = ffi.NULL if secret_key is None else ffi.from_buffer(secret_key)
-        _check(lib.fa_py_front_put_key(
-            self._ptr, kid, len(kid), ffi.from_buffer(public_key),
-            len(public_key), sk, 0 if secret_key is None else
-            len(secret_key)), "key")
-        self._ids[key_id] = 1
+        """Record a falcon key in the registry (again: replaced)."""
+        self.registry.put(key_id, core.FALCON, public_key, secret_key)
 
     def __contains__(self, key_id: str) -> bool:
-        return key_id in self._ids
+        """A key id the front serves: a falcon key of the registry."""
+        rec = self.registry.get(key_id)
+        return rec is not None and rec.scheme == core.FALCON
 
     def __len__(self) -> int:
         return int(lib.fa_py_front_key_count(self._ptr))
@@ -287,7 +300,6 @@ def _outcome(codes: List[int], results: List[Any], what: str) -> List[Any]:
     return results
 
 
-_MAX_KEYS_FAST = 64
 _NO_SPAN = (1 << (8 * ffi.sizeof("size_t"))) - 1
 
 
@@ -764,7 +776,8 @@ class Broker:
                              ) -> Optional[bytes]:
         """A service batch body through `front` (see BatchFront): the
         compact JSON answer once the job is done, or None when the body is
-        left to the caller's detailed path (then nothing was submitted).
+        left to the caller's strict Python fallback (then nothing was
+        submitted; front.last_fallback says why).
         BusyError at once when the queue is full; the job's errors
         (cancelled, deadline, a sign item that failed) are raised as by
         sign_async / verify_status_async."""
@@ -777,9 +790,11 @@ class Broker:
             f._ptr, self._b(), op, body, len(body),
             0 if timeout is None else max(1, int(timeout * 1e6)), tag,
             f._job, f._fmt)
+        f.last_fallback = None
         if r != FA_OK:
             binding.pending.pop(tag, None)
-            if r == 1:
+            if r > 0:
+                f.last_fallback = FALLBACK_REASONS.get(r, str(r))
                 return None
             _check(r, "submit")
         job = Job(f._job[0])

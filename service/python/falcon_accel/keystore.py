@@ -11,6 +11,13 @@ fsynced and renamed over the final name, then the directory is fsynced;
 the private key is written last, so a crash leaves either no key or a
 whole one. Ids are checked against ``[0-9a-f]{32}`` before any path is
 built.
+
+The keys in memory are in the key registry (``KeyRegistry``), the one
+place that knows the service's keys: id, scheme, degree, encoded public
+and private key. It is C (service/python/src/fa_py_keys.c): the store
+records there every key it creates, imports or loads, and the batch
+parser of the service (``falcon_accel.broker.BatchFront``) looks the key
+ids of a request up there, with no second table in Python or in C.
 """
 from __future__ import annotations
 
@@ -21,9 +28,10 @@ import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 from . import core
+from ._ffi import ffi, lib
 
 KEY_ID_RE = re.compile(r"^[0-9a-f]{32}$")
 
@@ -35,6 +43,75 @@ class KeyRecord:
     public_key: bytes
     secret_key: bytes
     scheme: str = core.FALCON
+
+
+_SCHEME_CODES = {core.FALCON: 0, core.FNDSA: 1}   # FA_PY_SCHEME_*
+_SCHEME_NAMES = {v: k for k, v in _SCHEME_CODES.items()}
+_KEY_ROOM = 4096        # more than any encoded key
+
+
+class KeyRegistry:
+    """The key registry (C; fa_py.h): key id -> scheme, degree, encoded
+    public key, encoded private key (or none). Thread-safe. A key id is
+    1 to 64 characters of ASCII; ``put`` checks that the public key is
+    one of the scheme (its header gives the degree) and that the private
+    key has that degree's size, and raises FalconError otherwise."""
+
+    def __init__(self):
+        ptr = lib.fa_py_keys_new()
+        if ptr == ffi.NULL:
+            raise core.FalconError(core.FA_ERR_INTERNAL, "key registry")
+        self._ptr = ffi.gc(ptr, lib.fa_py_keys_free)
+
+    def put(self, key_id: str, scheme: str, public_key: bytes,
+            secret_key: Optional[bytes] = None) -> None:
+        """Record a key (again: replaced)."""
+        if scheme not in _SCHEME_CODES:
+            raise core.FalconError(core.FA_ERR_BADARG, f"key {key_id}: "
+                                   f"scheme {scheme!r} is not one of "
+                                   f"{', '.join(core.SCHEMES)}")
+        kid = key_id.encode("ascii")
+        sk = ffi.NULL if secret_key is None else ffi.from_buffer(secret_key)
+        core._check(lib.fa_py_keys_put(
+            self._ptr, kid, len(kid), _SCHEME_CODES[scheme],
+            ffi.from_buffer(public_key), len(public_key), sk,
+            0 if secret_key is None else len(secret_key)),
+            f"key {key_id}")
+
+    def get(self, key_id: str) -> Optional["KeyRecord"]:
+        """The key, or None if the registry does not have it. A key
+        recorded without its private key has secret_key b""."""
+        try:
+            kid = key_id.encode("ascii")
+        except (UnicodeEncodeError, AttributeError):
+            return None
+        scheme, logn = ffi.new("int *"), ffi.new("unsigned *")
+        pk, sk = ffi.new("uint8_t[]", _KEY_ROOM), \
+            ffi.new("uint8_t[]", _KEY_ROOM)
+        pk_len, sk_len = ffi.new("size_t *", _KEY_ROOM), \
+            ffi.new("size_t *", _KEY_ROOM)
+        r = lib.fa_py_keys_get(self._ptr, kid, len(kid), scheme, logn, pk,
+                               pk_len, sk, sk_len)
+        if r != core.FA_OK:
+            return None
+        try:
+            return KeyRecord(key_id, int(logn[0]),
+                             bytes(ffi.buffer(pk, pk_len[0])),
+                             bytes(ffi.buffer(sk, sk_len[0])),
+                             _SCHEME_NAMES[scheme[0]])
+        finally:
+            core._wipe(sk)
+
+    def __contains__(self, key_id: str) -> bool:
+        return self.get(key_id) is not None
+
+    def count(self, scheme: Optional[str] = None) -> int:
+        """Keys recorded, of `scheme` (None: all)."""
+        return int(lib.fa_py_keys_count(
+            self._ptr, -1 if scheme is None else _SCHEME_CODES[scheme]))
+
+    def __len__(self) -> int:
+        return self.count()
 
 
 def key_id_of(public_key: bytes) -> str:
@@ -66,12 +143,15 @@ def write_atomic(path: Path, data: bytes, mode: int) -> None:
 
 
 class KeyStore:
-    """Thread-safe key directory with an in-memory cache."""
+    """Thread-safe key directory; the keys it has created, imported or
+    loaded are in its key registry (`registry`: the one given, or a new
+    one)."""
 
-    def __init__(self, directory: os.PathLike):
+    def __init__(self, directory: os.PathLike,
+                 registry: Optional[KeyRegistry] = None):
         self.dir = Path(directory)
         self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self._cache: Dict[str, KeyRecord] = {}
+        self.registry = registry if registry is not None else KeyRegistry()
         self._lock = threading.Lock()
 
     def create(self, logn: int = 9, scheme: str = core.FALCON) -> KeyRecord:
@@ -82,9 +162,11 @@ class KeyStore:
     def add(self, secret_key: bytes, scheme: str = core.FALCON) -> KeyRecord:
         """Import an encoded private key of `scheme` (checked: its public
         key is recomputed; FalconError if it is not a key of that
-        scheme)."""
-        return self._store(bytes(secret_key),
-                           core.public_key(secret_key, scheme=scheme), scheme)
+        scheme). A DER or PEM key (PKCS#8) is stored in its raw
+        encoding."""
+        pk = core.public_key(secret_key, scheme=scheme)
+        return self._store(bytes(core._key(secret_key, scheme, True)), pk,
+                           scheme)
 
     def _store(self, sk: bytes, pk: bytes, scheme: str) -> KeyRecord:
         kid = key_id_of(pk)
@@ -94,15 +176,14 @@ class KeyStore:
         write_atomic(self.dir / f"{kid}.key", sk, 0o600)
         rec = KeyRecord(kid, core.get_logn(pk), pk, sk, scheme)
         with self._lock:
-            self._cache[kid] = rec
+            self.registry.put(kid, scheme, pk, sk)
         return rec
 
     def get(self, key_id: str) -> Optional[KeyRecord]:
         """The key, or None if the id is malformed or unknown."""
         if not isinstance(key_id, str) or not KEY_ID_RE.match(key_id):
             return None
-        with self._lock:
-            rec = self._cache.get(key_id)
+        rec = self.registry.get(key_id)
         if rec is not None:
             return rec
         try:
@@ -123,7 +204,7 @@ class KeyStore:
             raise core.FalconError(-14, f"key {key_id} is inconsistent")
         rec = KeyRecord(key_id, core.get_logn(pk), pk, sk, scheme)
         with self._lock:
-            self._cache[key_id] = rec
+            self.registry.put(key_id, scheme, pk, sk)
         return rec
 
     def ids(self):

@@ -30,11 +30,15 @@ The application is ASGI (Starlette) served by uvicorn: optional TLS
 over it requests get a 503 JSON error), and on SIGTERM or SIGINT a
 graceful shutdown that stops accepting, lets in-flight requests finish,
 then stops the broker. All cryptography runs on the C broker's threads;
-completions come back through the event loop. Batch bodies of the usual
-form (key ids the service has loaded) are read, base64-decoded,
-submitted and answered in C (falcon_accel.broker.BatchFront: no Python
-object per item); any other body is parsed with the json module, which
-names the culprit of a bad request.
+completions come back through the event loop. Batch bodies are read by
+one parser, in C (falcon_accel.broker.BatchFront: read, base64-decoded,
+key ids looked up in the key registry, submitted and answered with no
+Python object per item); a body it leaves (FALLBACK_REASONS: another
+form, an FN-DSA or unknown key id, bad base64...) goes to the strict
+Python fallback (``_strict_fallback_sign_batch`` /
+``_strict_fallback_verify_batch``: the json module), which names the
+culprit of a bad request. The keys are in one registry
+(falcon_accel.keystore.KeyRegistry), filled by the key directory.
 """
 from __future__ import annotations
 
@@ -394,9 +398,9 @@ class SigningService:
         self._status_counters: Dict[int, Any] = {}
         self._server_state = None
         self.max_connections = 0
-        # Batch bodies of the usual form, in C; it learns each key the
-        # first time the key store gives it (see _key).
-        self.front = BatchFront(max_items)
+        # The batch parser (C), on the key store's registry: it knows
+        # every key the store has created or loaded.
+        self.front = BatchFront(max_items, self.keys.registry)
         self.on_shutdown: List[Callable[[], None]] = []
         self.starlette = Starlette(
             routes=self._routes(),
@@ -661,14 +665,7 @@ class SigningService:
             raise HttpError(404, "unknown_key", f"{where}key_id: unknown "
                             f"key {key_id!r}" if isinstance(key_id, str)
                             else f"{where}key_id: required string")
-        self._learn(rec)
         return rec
-
-    def _learn(self, rec) -> None:
-        """Let the batch front serve requests naming this key (round-3
-        keys: requests naming an fn-dsa key go to the detailed path)."""
-        if rec.scheme == core.FALCON and rec.key_id not in self.front:
-            self.front.add_key(rec.key_id, rec.public_key, rec.secret_key)
 
     @staticmethod
     def _ok(obj: Any, status: int = 200) -> Response:
@@ -713,7 +710,6 @@ class SigningService:
                                          scheme)
         if scheme == core.FALCON:     # the C broker's key cache
             self.broker.preload_key(rec.secret_key)
-        self._learn(rec)
         return self._ok(self._public(rec), 201)
 
     @staticmethod
@@ -754,14 +750,20 @@ class SigningService:
 
     async def sign_batch(self, headers: Headers,
                          body: bytes) -> Union[bytes, Response]:
-        """The answer: JSON bytes (200) from the batch front, or a
-        Response from the detailed path."""
+        """The answer: JSON bytes (200) from the batch parser (C), or, for
+        a body it leaves, the strict Python fallback's Response."""
         self._auth(headers)
         self._json_type(headers)
         out = await self.broker.run_json_batch(self.front, OP_SIGN, body,
                                                self.job_timeout)
         if out is not None:
             return out
+        return await self._strict_fallback_sign_batch(body)
+
+    async def _strict_fallback_sign_batch(self, body: bytes) -> Response:
+        """The strict Python fallback of the batch parser: the json
+        module reads the body, every field is checked and a bad one named
+        (400/404/413), items of either scheme go to the broker."""
         obj = self._parse(body)
         fmt = _fmt(obj, verify=False)
         items = []
@@ -834,6 +836,10 @@ class SigningService:
                                                self.job_timeout)
         if out is not None:
             return out
+        return await self._strict_fallback_verify_batch(body)
+
+    async def _strict_fallback_verify_batch(self, body: bytes) -> Response:
+        """As _strict_fallback_sign_batch."""
         obj = self._parse(body)
         fmt = _fmt(obj, verify=True)
         memo: Dict[Any, Tuple[bytes, str]] = {}
@@ -1100,12 +1106,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                              args.max_body)
     service.on_shutdown.append(broker.close)
     config.app = service.app
-    for kid in service.keys.ids():
+    for kid in service.keys.ids():     # into the key registry
         rec = service.keys.get(kid)
-        if rec is not None:
-            if rec.scheme == core.FALCON:
-                broker.preload_key(rec.secret_key)
-            service._learn(rec)
+        if rec is not None and rec.scheme == core.FALCON:
+            broker.preload_key(rec.secret_key)
     sock = listen_socket(args.host, args.port)
     port = sock.getsockname()[1]
     scheme = "https" if args.tls_cert else "http"

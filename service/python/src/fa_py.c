@@ -12,6 +12,7 @@
 #include "falcon_accel.h"
 #include "falcon_accel_edge.h"
 #include "fa_py.h"
+#include "fa_py_internal.h"
 
 /* AVX2 versions of the base64 decoder and the string scanner below, used
    when the CPU has AVX2 (checked at run time; GCC and Clang on x86-64). */
@@ -27,7 +28,7 @@
 int
 fa_py_abi_version(void)
 {
-	return 5;
+	return 6;
 }
 
 /* Size in bytes of object `what` at degree logn (1..10; FN-DSA objects,
@@ -245,13 +246,14 @@ b64_decode(const uint8_t t[256], const b64_group_table *g, const char *in,
 }
 
 /* ------------------------------------------------------------------ */
-/* Batch request bodies of the HTTP service, read in C: one call finds
-   every item's fields in the JSON body, one call decodes them into the
-   packed layout of fa_broker_submit_packed, so that the service does no
-   Python work per item. The reader accepts a strict subset of JSON
-   (string values without escapes or non-ASCII characters, the known
-   fields once each); anything else is refused, and the service then
-   parses the body with Python's json module and names the culprit. */
+/* The reader of batch request bodies under the batch parser
+   (fa_py_front_parse, fa_py_batch_front.c): one call finds every item's
+   fields in the JSON body, one call decodes them, so that the service
+   does no Python work per item. The reader accepts a strict subset of
+   JSON (string values without escapes or non-ASCII characters, the known
+   fields once each); anything else is declined, and the service then
+   reads the body with its strict Python fallback (the json module),
+   which names the culprit. */
 
 typedef struct {
 	const char *s;
@@ -403,9 +405,10 @@ static const char *const item_fields[3] = { "key_id", "message",
  * message, signature); key_idx[i] is the index of its key id among the
  * distinct ones, whose spans go to key_spans (at most max_keys). info[0]
  * = items, info[1] = distinct key ids, info[2..3] = span of the format
- * string (length SIZE_MAX when absent). Returns 0, or -1 if the body is
- * not of that form, has more than max_items items or more than max_keys
- * distinct key ids.
+ * string (length SIZE_MAX when absent). Returns 0, or
+ * FA_PY_FALLBACK_FORM if the body is not of that form,
+ * FA_PY_FALLBACK_ITEMS if it has more than max_items items,
+ * FA_PY_FALLBACK_KEYS if it names more than max_keys distinct key ids.
  */
 int
 fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
@@ -417,7 +420,7 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 	int seen_items = 0, seen_format = 0;
 
 	if (per < 1 || per > 2) {
-		return -1;
+		return FA_PY_FALLBACK_FORM;
 	}
 	c.s = body;
 	c.len = body_len;
@@ -429,37 +432,40 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 	info[2] = 0;
 	info[3] = (size_t)-1;
 	if (!scan_char(&c, '{')) {
-		return -1;
+		return FA_PY_FALLBACK_FORM;
 	}
 	do {
 		if (!scan_plain_string(&c, &off, &len) || !scan_char(&c, ':')) {
-			return -1;
+			return FA_PY_FALLBACK_FORM;
 		}
 		if (span_is(&c, off, len, "format") && !seen_format) {
 			seen_format = 1;
 			if (!scan_plain_string(&c, &info[2], &info[3])) {
-				return -1;
+				return FA_PY_FALLBACK_FORM;
 			}
 			continue;
 		}
 		if (!span_is(&c, off, len, "items") || seen_items
 			|| !scan_char(&c, '['))
 		{
-			return -1;
+			return FA_PY_FALLBACK_FORM;
 		}
 		seen_items = 1;
 		do {
 			size_t *sp = spans + 2 * (1 + per) * n;
 			unsigned seen = 0, f, k;
 
-			if (n == max_items || !scan_char(&c, '{')) {
-				return -1;
+			if (n == max_items) {
+				return FA_PY_FALLBACK_ITEMS;
+			}
+			if (!scan_char(&c, '{')) {
+				return FA_PY_FALLBACK_FORM;
 			}
 			do {
 				if (!scan_plain_string(&c, &off, &len)
 					|| !scan_char(&c, ':'))
 				{
-					return -1;
+					return FA_PY_FALLBACK_FORM;
 				}
 				for (f = 0; f <= per; f ++) {
 					if (span_is(&c, off, len,
@@ -472,12 +478,12 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 					|| !scan_plain_string(&c, &sp[2 * f],
 						&sp[2 * f + 1]))
 				{
-					return -1;
+					return FA_PY_FALLBACK_FORM;
 				}
 				seen |= 1u << f;
 			} while (scan_char(&c, ','));
 			if (!scan_char(&c, '}') || seen != (2u << per) - 1) {
-				return -1;
+				return FA_PY_FALLBACK_FORM;
 			}
 			/* Distinct key ids (a batch usually has one). */
 			for (k = 0; k < nkeys; k ++) {
@@ -490,7 +496,7 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 			}
 			if (k == nkeys) {
 				if (nkeys == max_keys) {
-					return -1;
+					return FA_PY_FALLBACK_KEYS;
 				}
 				key_spans[2 * k] = sp[0];
 				key_spans[2 * k + 1] = sp[1];
@@ -499,15 +505,15 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 			key_idx[n ++] = (uint32_t)k;
 		} while (scan_char(&c, ','));
 		if (!scan_char(&c, ']')) {
-			return -1;
+			return FA_PY_FALLBACK_FORM;
 		}
 	} while (scan_char(&c, ','));
 	if (!scan_char(&c, '}')) {
-		return -1;
+		return FA_PY_FALLBACK_FORM;
 	}
 	scan_ws(&c);
 	if (c.pos != c.len || n == 0) {
-		return -1;
+		return FA_PY_FALLBACK_FORM;
 	}
 	info[0] = n;
 	info[1] = nkeys;
@@ -515,38 +521,25 @@ fa_py_scan_batch(const char *body, size_t body_len, unsigned per,
 }
 
 /*
- * Packs the items found by fa_py_scan_batch: for item i, key
- * keys[key_idx[i]] (nkeys keys back to back, lengths key_lens), then each
- * of its `per` base64 fields decoded (spans as fa_py_scan_batch wrote
- * them). Writes the bytes to out and the lengths to lens_out ((1 + per)
- * * n entries): exactly the input of fa_broker_submit_packed. Returns
- * the bytes written, -(1 + i) if item i has invalid base64 or an
- * out-of-range key index, or -(1 + n) if out is too small or an argument
- * is invalid.
+ * Decodes the base64 fields of the n items found by fa_py_scan_batch
+ * (fields 1..per of each item: message, then the signature; spans as
+ * fa_py_scan_batch wrote them) into out, back to back, and their lengths
+ * into lens_out (per entries an item). Returns the bytes written, -(1 +
+ * i) if item i has invalid base64, or -(1 + n) if out is too small or an
+ * argument is invalid.
  */
 long
-fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
-	size_t nkeys, const uint32_t *key_idx, const char *body,
-	const size_t *spans, unsigned per, size_t n,
-	uint8_t *out, size_t out_cap, size_t *lens_out)
+fa_py_b64_decode_fields(const char *body, const size_t *spans, unsigned per,
+	size_t n, uint8_t *out, size_t out_cap, size_t *lens_out)
 {
 	uint8_t t[256];
 	b64_group_table g;
 	size_t i, k, pos = 0;
-	size_t *key_off;
 	int avx2 = 0;
 	long too_small = -(long)(n + 1);
 
-	if (per < 1 || per > 2 || nkeys == 0) {
+	if (per < 1 || per > 2) {
 		return too_small;
-	}
-	key_off = malloc(nkeys * sizeof *key_off);
-	if (key_off == NULL) {
-		return too_small;
-	}
-	for (k = 0, i = 0; k < nkeys; k ++) {
-		key_off[k] = i;
-		i += key_lens[k];
 	}
 	b64_table(t);
 	b64_group_table_init(&g, t);
@@ -554,39 +547,24 @@ fa_py_pack_b64_spans(const uint8_t *keys, const size_t *key_lens,
 	avx2 = have_avx2();
 #endif
 	for (i = 0; i < n; i ++) {
-		uint32_t kx = key_idx[i];
 		const size_t *sp = spans + 2 * (1 + per) * i;
-		size_t *lens = lens_out + (1 + per) * i;
+		size_t *lens = lens_out + per * i;
 
-		if (kx >= nkeys) {
-			free(key_off);
-			return -(long)(i + 1);
-		}
-		if (key_lens[kx] > out_cap - pos) {
-			free(key_off);
-			return too_small;
-		}
-		memcpy(out + pos, keys + key_off[kx], key_lens[kx]);
-		pos += key_lens[kx];
-		lens[0] = key_lens[kx];
 		for (k = 1; k <= per; k ++) {
 			size_t sl = sp[2 * k + 1];
 			long d;
 
 			if (sl / 4 * 3 > out_cap - pos) {
-				free(key_off);
 				return too_small;
 			}
 			d = b64_decode(t, &g, body + sp[2 * k], sl, out + pos,
 				avx2);
 			if (d < 0) {
-				free(key_off);
 				return -(long)(i + 1);
 			}
 			pos += (size_t)d;
-			lens[k] = (size_t)d;
+			lens[k - 1] = (size_t)d;
 		}
 	}
-	free(key_off);
 	return (long)pos;
 }

@@ -1,19 +1,22 @@
 /*
- * fa_py_batch_front.c -- the service's batch requests from JSON body to
- * broker job and from finished job to JSON answer, in C (for the Python
- * binding, cffi ABI mode).
+ * fa_py_batch_front.c -- the service's batch requests in C (for the
+ * Python binding, cffi ABI mode): the one parser of a batch request body
+ * (fa_py_front_parse), from the parsed body to a broker job
+ * (fa_py_front_submit) or to packed items (fa_py_front_pack), and from
+ * the done job to the JSON answer (fa_py_job_json).
  *
- * A front holds the keys the service has loaded (key id -> encoded public
- * and private key) and scratch buffers sized for the largest request.
- * fa_py_front_submit reads a batch body with fa_py_scan_batch, looks its
- * key ids up, decodes the base64 fields with fa_py_pack_b64_spans (keys
- * of length 0: the messages and signatures back to back) and submits the
- * items (fa_broker_item, each pointing at its key in the front: the job
- * then holds one copy per run of equal keys); fa_py_job_json writes the
- * answer. Anything the front does not handle (other fields,
- * escapes, an unknown key id, invalid base64, an impossible signature
- * size, a format spelled otherwise than exactly) is left to the caller's
- * detailed path, which names the culprit: nothing is submitted then.
+ * A front holds scratch buffers sized for the largest request and a key
+ * registry (fa_py_keys.c: its own, or the service's). fa_py_front_parse
+ * reads a body with fa_py_scan_batch and decodes its base64 fields with
+ * fa_py_b64_decode_fields; fa_py_front_submit then looks the key ids up
+ * in the registry (under its lock) and submits the items (fa_broker_item,
+ * each pointing at its key in the registry: the job then holds one copy
+ * per run of equal keys). A body the parser or the lookup does not take
+ * is left to the caller's strict Python fallback with the reason
+ * (FA_PY_FALLBACK_*: other fields, escapes, more key ids than
+ * FA_PY_BATCH_MAX_KEYS, an unknown or FN-DSA key id, invalid base64, an
+ * impossible signature size, a format spelled otherwise than exactly);
+ * nothing is submitted then, and the fallback names the culprit.
  *
  * A front is used by one thread at a time (the service's event loop);
  * the broker copies the items at submission, so the scratch buffers are
@@ -26,218 +29,101 @@
 
 #include "falcon_accel.h"
 #include "falcon_accel_edge.h"
-#include "fa_py.h"      /* also the reader and packer of fa_py.c */
-
-/* fa_py_front_submit's answer when the body is left to the caller. */
-#define FRONT_DETAILED   1
-/* Distinct key ids in one request handled here (more: detailed path). */
-#define FRONT_MAX_KEYS   16
-#define FRONT_ID_MAX     64
-
-typedef struct {
-	char id[FRONT_ID_MAX];
-	size_t id_len;          /* 0: free slot */
-	uint8_t *pk;
-	size_t pk_len;
-	uint8_t *sk;            /* NULL if the private key is not known */
-	size_t sk_len;
-} front_key;
+#include "fa_py.h"
+#include "fa_py_internal.h"
 
 struct fa_py_front {
-	front_key *keys;        /* open addressing, cap a power of two */
-	size_t keys_cap;
-	size_t keys_n;
+	fa_py_keys *keys;       /* the registry */
+	int own_keys;           /* 1: created (and freed) with the front */
 	size_t max_items;
 	size_t *spans;          /* 6 per item (fa_py_scan_batch) */
 	uint32_t *key_idx;      /* per item */
-	size_t *lens;           /* 3 per item (decoded lengths) */
+	size_t key_spans[2 * FA_PY_BATCH_MAX_KEYS];
+	size_t *lens;           /* 2 per item (decoded lengths) */
 	fa_broker_item *items;  /* per item */
 	uint8_t *out;           /* decoded messages and signatures */
 	size_t out_cap;
+	/* The last parsed body. */
+	int op;
+	size_t n, nkeys;
 };
 
-/* FNV-1a over the key id (ids are hex digests: any mix will do). */
-static size_t
-id_hash(const char *id, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-	size_t i;
-
-	for (i = 0; i < len; i ++) {
-		h = (h ^ (uint8_t)id[i]) * 0x100000001b3u;
-	}
-	return (size_t)(h ^ (h >> 32));
-}
-
-static front_key *
-find_slot(front_key *keys, size_t cap, const char *id, size_t len)
-{
-	size_t i = id_hash(id, len) & (cap - 1);
-
-	for (;;) {
-		front_key *k = &keys[i];
-
-		if (k->id_len == 0 || (k->id_len == len
-			&& memcmp(k->id, id, len) == 0))
-		{
-			return k;
-		}
-		i = (i + 1) & (cap - 1);
-	}
-}
-
-static void
-wipe_free(uint8_t *p, size_t len)
-{
-	if (p != NULL) {
-		fa_free_secret(p, len);
-	}
-}
-
 fa_py_front *
-fa_py_front_new(size_t max_items)
+fa_py_front_new_keys(size_t max_items, fa_py_keys *keys)
 {
 	fa_py_front *f;
 
-	if (max_items == 0 || max_items > ((size_t)1 << 24)) {
+	if (max_items == 0 || max_items > ((size_t)1 << 24) || keys == NULL) {
 		return NULL;
 	}
 	f = calloc(1, sizeof *f);
 	if (f == NULL) {
 		return NULL;
 	}
+	f->keys = keys;
 	f->max_items = max_items;
-	f->keys_cap = 16;
-	f->keys = calloc(f->keys_cap, sizeof *f->keys);
 	f->spans = malloc(6 * max_items * sizeof *f->spans);
 	f->key_idx = malloc(max_items * sizeof *f->key_idx);
-	f->lens = malloc(3 * max_items * sizeof *f->lens);
+	f->lens = malloc(2 * max_items * sizeof *f->lens);
 	f->items = malloc(max_items * sizeof *f->items);
-	if (f->keys == NULL || f->spans == NULL || f->key_idx == NULL
-		|| f->lens == NULL || f->items == NULL)
+	if (f->spans == NULL || f->key_idx == NULL || f->lens == NULL
+		|| f->items == NULL)
 	{
-		free(f->keys);
-		free(f->spans);
-		free(f->key_idx);
-		free(f->lens);
-		free(f->items);
-		free(f);
+		fa_py_front_free(f);
 		return NULL;
 	}
+	return f;
+}
+
+fa_py_front *
+fa_py_front_new(size_t max_items)
+{
+	fa_py_keys *keys = fa_py_keys_new();
+	fa_py_front *f = fa_py_front_new_keys(max_items, keys);
+
+	if (f == NULL) {
+		fa_py_keys_free(keys);
+		return NULL;
+	}
+	f->own_keys = 1;
 	return f;
 }
 
 void
 fa_py_front_free(fa_py_front *f)
 {
-	size_t i;
-
 	if (f == NULL) {
 		return;
 	}
-	for (i = 0; i < f->keys_cap; i ++) {
-		free(f->keys[i].pk);
-		wipe_free(f->keys[i].sk, f->keys[i].sk_len);
+	if (f->own_keys) {
+		fa_py_keys_free(f->keys);
 	}
-	free(f->keys);
 	free(f->spans);
 	free(f->key_idx);
 	free(f->lens);
 	free(f->items);
-	free(f->out);
+	if (f->out != NULL) {
+		/* Decoded messages: wiped like the keys. */
+		fa_free_secret(f->out, f->out_cap);
+	}
 	free(f);
 }
 
-static int
-grow_keys(fa_py_front *f)
-{
-	size_t cap = 2 * f->keys_cap, i;
-	front_key *nk = calloc(cap, sizeof *nk);
-
-	if (nk == NULL) {
-		return -1;
-	}
-	for (i = 0; i < f->keys_cap; i ++) {
-		front_key *k = &f->keys[i];
-
-		if (k->id_len != 0) {
-			*find_slot(nk, cap, k->id, k->id_len) = *k;
-		}
-	}
-	free(f->keys);
-	f->keys = nk;
-	f->keys_cap = cap;
-	return 0;
-}
-
-static uint8_t *
-dup_bytes(const void *p, size_t len)
-{
-	uint8_t *d = malloc(len != 0 ? len : 1);
-
-	if (d != NULL) {
-		memcpy(d, p, len);
-	}
-	return d;
-}
-
-/*
- * Records key id -> (encoded public key, encoded private key or NULL).
- * A known id is replaced. The public key must be an encoded Falcon public
- * key (header 0x00 + logn, exact size). Returns FA_OK, FA_ERR_BADARG or
- * FA_ERR_INTERNAL (out of memory).
- */
 int
 fa_py_front_put_key(fa_py_front *f, const char *id, size_t id_len,
 	const void *pk, size_t pk_len, const void *sk, size_t sk_len)
 {
-	front_key *k;
-	uint8_t *npk, *nsk = NULL;
-	int logn;
-
-	if (f == NULL || id == NULL || id_len == 0 || id_len > FRONT_ID_MAX
-		|| pk == NULL)
-	{
+	if (f == NULL) {
 		return FA_ERR_BADARG;
 	}
-	logn = fa_get_logn(pk, pk_len);
-	if (logn < 0 || ((const uint8_t *)pk)[0] != (unsigned)logn
-		|| pk_len != FA_PUBKEY_SIZE((unsigned)logn))
-	{
-		return FA_ERR_BADARG;
-	}
-	if (2 * (f->keys_n + 1) > f->keys_cap && grow_keys(f) != 0) {
-		return FA_ERR_INTERNAL;
-	}
-	npk = dup_bytes(pk, pk_len);
-	if (sk != NULL) {
-		nsk = dup_bytes(sk, sk_len);
-	}
-	if (npk == NULL || (sk != NULL && nsk == NULL)) {
-		free(npk);
-		wipe_free(nsk, sk_len);
-		return FA_ERR_INTERNAL;
-	}
-	k = find_slot(f->keys, f->keys_cap, id, id_len);
-	if (k->id_len == 0) {
-		f->keys_n ++;
-	}
-	free(k->pk);
-	wipe_free(k->sk, k->sk_len);
-	memcpy(k->id, id, id_len);
-	k->id_len = id_len;
-	k->pk = npk;
-	k->pk_len = pk_len;
-	k->sk = nsk;
-	k->sk_len = nsk != NULL ? sk_len : 0;
-	return FA_OK;
+	return fa_py_keys_put(f->keys, id, id_len, FA_PY_SCHEME_FALCON, pk,
+		pk_len, sk, sk_len);
 }
 
-/* Number of keys recorded. */
 size_t
 fa_py_front_key_count(const fa_py_front *f)
 {
-	return f != NULL ? f->keys_n : 0;
+	return f != NULL ? fa_py_keys_count(f->keys, FA_PY_SCHEME_FALCON) : 0;
 }
 
 static int
@@ -247,7 +133,7 @@ span_eq(const char *s, size_t len, const char *word)
 }
 
 /* The signature format named exactly by a request ("format" absent:
-   -1 given as len), or -1 to leave to the detailed path. */
+   -1 given as len), or -1 if it is not a format name. */
 static int
 parse_format(const char *s, size_t len, int op)
 {
@@ -269,65 +155,23 @@ parse_format(const char *s, size_t len, int op)
 	return -1;
 }
 
-/*
- * Reads a batch body (see fa_py_scan_batch; op FA_OP_SIGN or
- * FA_OP_VERIFY) and submits its items as one job with notify = 1,
- * timeout_us (0: none) and tag, on the broker's default backend; *job
- * gets the caller's reference and *sig_format the job's format (sign:
- * FA_SIG_*; verify: 0 = any or FA_SIG_*). Returns FA_OK, 1 when the body
- * is left to the caller's detailed path (nothing submitted), or the
- * broker's error (FA_ERR_BUSY...).
- *
- * Handled here: every key id recorded (with its private key for
- * signing), every field valid padded base64, for verification every
- * signature 42 to FA_SIG_MAXSIZE(logn) bytes for its key's degree, and
- * "format" exactly one of the names (absent: compressed for signing, any
- * for verification).
- */
 int
-fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
-	size_t body_len, int64_t timeout_us, uint64_t tag, fa_job **job,
-	int *sig_format)
+fa_py_front_parse(fa_py_front *f, int op, const char *body,
+	size_t body_len, size_t *info)
 {
-	static const size_t no_key_lens[FRONT_MAX_KEYS];
-	static const uint8_t no_key[1];
-	size_t key_spans[2 * FRONT_MAX_KEYS], info[4];
-	const front_key *ring[FRONT_MAX_KEYS];
-	size_t nkeys, n, k, i, pos;
 	unsigned per;
-	long packed;
+	long r;
 	int fmt;
-	fa_job_options opt;
 
-	*job = NULL;
+	f->n = f->nkeys = 0;
 	if (op != FA_OP_SIGN && op != FA_OP_VERIFY) {
 		return FA_ERR_BADARG;
 	}
 	per = op == FA_OP_VERIFY ? 2 : 1;
-	if (fa_py_scan_batch(body, body_len, per, f->max_items, f->spans,
-		f->key_idx, key_spans, FRONT_MAX_KEYS, info) != 0)
-	{
-		return FRONT_DETAILED;
-	}
-	n = info[0];
-	nkeys = info[1];
-	fmt = parse_format(body + info[2], info[3], op);
-	if (fmt < 0) {
-		return FRONT_DETAILED;
-	}
-	for (k = 0; k < nkeys; k ++) {
-		const front_key *e;
-		size_t len = key_spans[2 * k + 1];
-
-		if (len == 0 || len > FRONT_ID_MAX) {
-			return FRONT_DETAILED;
-		}
-		e = find_slot(f->keys, f->keys_cap, body + key_spans[2 * k],
-			len);
-		if (e->id_len == 0 || (op == FA_OP_SIGN && e->sk == NULL)) {
-			return FRONT_DETAILED;
-		}
-		ring[k] = e;
+	r = fa_py_scan_batch(body, body_len, per, f->max_items, f->spans,
+		f->key_idx, f->key_spans, FA_PY_BATCH_MAX_KEYS, info);
+	if (r != 0) {
+		return (int)r;
 	}
 	/* Decoded fields take at most 3/4 of their text in the body. */
 	if (body_len > f->out_cap) {
@@ -336,46 +180,149 @@ fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
 		if (no == NULL) {
 			return FA_ERR_INTERNAL;
 		}
-		free(f->out);
+		if (f->out != NULL) {
+			fa_free_secret(f->out, f->out_cap);
+		}
 		f->out = no;
 		f->out_cap = body_len;
 	}
-	/* Keys of length 0: only the decoded fields, back to back. */
-	packed = fa_py_pack_b64_spans(no_key, no_key_lens, nkeys, f->key_idx,
-		body, f->spans, per, n, f->out, f->out_cap, f->lens);
-	if (packed < 0) {
-		return FRONT_DETAILED;
+	r = fa_py_b64_decode_fields(body, f->spans, per, info[0], f->out,
+		f->out_cap, f->lens);
+	if (r < 0) {
+		return FA_PY_FALLBACK_BASE64;
 	}
-	for (i = 0, pos = 0; i < n; i ++) {
-		const front_key *e = ring[f->key_idx[i]];
-		const size_t *l = f->lens + (1 + per) * i;
+	fmt = parse_format(body + info[2], info[3], op);
+	info[4] = fmt < 0 ? (size_t)-1 : (size_t)fmt;
+	f->op = op;
+	f->n = info[0];
+	f->nkeys = info[1];
+	return FA_OK;
+}
+
+size_t
+fa_py_front_key_id(const fa_py_front *f, size_t k, size_t *len)
+{
+	if (k >= f->nkeys) {
+		*len = 0;
+		return 0;
+	}
+	*len = f->key_spans[2 * k + 1];
+	return f->key_spans[2 * k];
+}
+
+long
+fa_py_front_pack(const fa_py_front *f, const uint8_t *keys,
+	const size_t *key_lens, size_t nkeys, uint8_t *out, size_t out_cap,
+	size_t *lens_out)
+{
+	size_t key_off[FA_PY_BATCH_MAX_KEYS];
+	size_t i, k, pos = 0, src = 0, per = f->op == FA_OP_VERIFY ? 2 : 1;
+
+	if (nkeys != f->nkeys || f->n == 0) {
+		return -1;
+	}
+	for (k = 0, i = 0; k < nkeys; k ++) {
+		key_off[k] = i;
+		i += key_lens[k];
+	}
+	for (i = 0; i < f->n; i ++) {
+		size_t kx = f->key_idx[i], len = key_lens[kx];
+		size_t *lens = lens_out + (1 + per) * i;
+
+		for (k = 0; k < per; k ++) {
+			len += f->lens[per * i + k];
+		}
+		if (len > out_cap - pos) {
+			return -1;
+		}
+		memcpy(out + pos, keys + key_off[kx], key_lens[kx]);
+		pos += key_lens[kx];
+		lens[0] = key_lens[kx];
+		for (k = 0; k < per; k ++) {
+			size_t fl = f->lens[per * i + k];
+
+			memcpy(out + pos, f->out + src, fl);
+			pos += fl;
+			src += fl;
+			lens[1 + k] = fl;
+		}
+	}
+	return (long)pos;
+}
+
+/*
+ * Handled here: every key id recorded as a falcon key (with its private
+ * key for signing), every field valid padded base64, for verification
+ * every signature 42 to FA_SIG_MAXSIZE(logn) bytes for its key's degree,
+ * and "format" exactly one of the names (absent: compressed for signing,
+ * any for verification).
+ */
+int
+fa_py_front_submit(fa_py_front *f, fa_broker *b, int op, const char *body,
+	size_t body_len, int64_t timeout_us, uint64_t tag, fa_job **job,
+	int *sig_format)
+{
+	const fa_py_key *ring[FA_PY_BATCH_MAX_KEYS];
+	size_t info[5], k, i, pos, per;
+	fa_job_options opt;
+	int r;
+
+	*job = NULL;
+	r = fa_py_front_parse(f, op, body, body_len, info);
+	if (r != FA_OK) {
+		return r;
+	}
+	if (info[4] == (size_t)-1) {
+		return FA_PY_FALLBACK_FORMAT;
+	}
+	per = op == FA_OP_VERIFY ? 2 : 1;
+	/* The registry's entries stay put until the broker has copied the
+	   items. */
+	fa_py_keys_lock(f->keys);
+	for (k = 0; k < f->nkeys; k ++) {
+		const fa_py_key *e = fa_py_keys_find(f->keys,
+			body + f->key_spans[2 * k], f->key_spans[2 * k + 1]);
+
+		if (e == NULL || e->scheme != FA_PY_SCHEME_FALCON
+			|| (op == FA_OP_SIGN && e->sk == NULL))
+		{
+			fa_py_keys_unlock(f->keys);
+			return FA_PY_FALLBACK_KEY;
+		}
+		ring[k] = e;
+	}
+	for (i = 0, pos = 0; i < f->n; i ++) {
+		const fa_py_key *e = ring[f->key_idx[i]];
+		const size_t *l = f->lens + per * i;
 		fa_broker_item *it = &f->items[i];
 
 		it->key = op == FA_OP_SIGN ? e->sk : e->pk;
 		it->key_len = op == FA_OP_SIGN ? e->sk_len : e->pk_len;
 		it->msg = f->out + pos;
-		it->msg_len = l[1];
-		pos += l[1];
+		it->msg_len = l[0];
+		pos += l[0];
 		it->sig = NULL;
 		it->sig_len = 0;
 		if (op == FA_OP_VERIFY) {
-			/* pk[0] is logn (checked by fa_py_front_put_key). */
-			if (l[2] < 42 || l[2] > FA_SIG_MAXSIZE(e->pk[0])) {
-				return FRONT_DETAILED;
+			if (l[1] < 42 || l[1] > FA_SIG_MAXSIZE(e->logn)) {
+				fa_py_keys_unlock(f->keys);
+				return FA_PY_FALLBACK_SIZE;
 			}
 			it->sig = f->out + pos;
-			it->sig_len = l[2];
-			pos += l[2];
+			it->sig_len = l[1];
+			pos += l[1];
 		}
 	}
 	memset(&opt, 0, sizeof opt);
 	opt.op = op;
-	opt.sig_format = fmt;
+	opt.sig_format = (int)info[4];
 	opt.timeout_us = timeout_us;
 	opt.tag = tag;
 	opt.notify = 1;
-	*sig_format = fmt;
-	return fa_broker_submit(b, &opt, f->items, n, job);
+	*sig_format = (int)info[4];
+	r = fa_broker_submit(b, &opt, f->items, f->n, job);
+	fa_py_keys_unlock(f->keys);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */

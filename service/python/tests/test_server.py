@@ -639,10 +639,10 @@ def _front_run(front, broker, op, obj):
     return asyncio.run(run())
 
 
-def test_batch_front_answers_or_leaves_to_the_detailed_path():
-    """What the C front answers is exactly what the service's detailed
-    path answers; what it does not handle it leaves (None), submitting
-    nothing."""
+def test_batch_front_answers_or_leaves_to_the_strict_fallback():
+    """What the C front answers is exactly what the service's strict
+    Python fallback answers; what it does not handle it leaves (None),
+    submitting nothing."""
     ka, kb = fa.keygen(9, seed=b"front a"), fa.keygen(9, seed=b"front b")
     ida, idb = "a" * 32, "b" * 32
     front = BatchFront(16)
@@ -695,9 +695,9 @@ def test_batch_front_answers_or_leaves_to_the_detailed_path():
         front.add_key("d" * 32, ka.secret_key)     # not a public key
 
 
-def test_batch_answers_equal_between_front_and_detailed_path(server, key):
+def test_batch_answers_equal_between_front_and_strict_fallback(server, key):
     """The same batch through the front ("format": "any") and through the
-    json-module path ("format": "Any", which only Python accepts): the
+    strict Python fallback ("format": "Any", which only it accepts): the
     same bytes."""
     c = Client(server.port, TOKEN)
     msgs = [b"same %d" % i for i in range(5)]
