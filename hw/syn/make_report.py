@@ -361,10 +361,6 @@ def load_cycles():
     return res
 
 
-def us(c):
-    return c / 100.0   # 100 MHz: 100 cycles per microsecond
-
-
 def cycles_tables(cy):
     if not cy:
         return "Cycle counts: not measured (run hw/syn/rtl_cycles.sh P)."
@@ -374,23 +370,17 @@ def cycles_tables(cy):
         d = cy.get((p, logn, k))
         if d is None:
             return None, "not measured | "
-        return d, "%s = %.2f µs | %s = %.2f µs" % (
-            fmt_int(d["cycles"]), us(d["cycles"]),
-            fmt_int(d["cycles_with_transfer"]), us(d["cycles_with_transfer"]))
+        return d, "%s | %s" % (fmt_int(d["cycles"]), fmt_int(d["cycles_with_transfer"]))
 
     t = ["| P | kernel | logn 9: compute | logn 9: incl. transfers "
-         "| logn 10: compute | logn 10: incl. transfers | seed 000 (µs) "
-         "| speed-up vs seed 000 at logn 9: compute / incl. transfers |",
-         "|---|---|---|---|---|---|---|---|"]
+         "| logn 10: compute | logn 10: incl. transfers "
+         "| seed 000, its own platform and clock (µs) |",
+         "|---|---|---|---|---|---|---|"]
     for p in PS:
         for k, name in TRANSFORMS:
-            d9, c9 = cell(p, 9, k)
+            _, c9 = cell(p, 9, k)
             _, c10 = cell(p, 10, k)
-            s0 = SEED000_US[k]
-            sp = ("%.1fx / %.1fx" % (s0 / us(d9["cycles"]),
-                                     s0 / us(d9["cycles_with_transfer"]))
-                  if d9 else "-")
-            t.append("| %d | %s | %s | %s | %.1f | %s |" % (p, name, c9, c10, s0, sp))
+            t.append("| %d | %s | %s | %s | %.1f |" % (p, name, c9, c10, SEED000_US[k]))
     v = ["| P | vector op | logn 9: compute | logn 9: incl. transfers "
          "| logn 10: compute | logn 10: incl. transfers "
          "| seed 001 whole call, N = 512 (cycles) "
@@ -406,8 +396,9 @@ def cycles_tables(cy):
                   if s1 and d9 else "-")
             v.append("| %d | %s | %s | %s | %s | %s |" % (
                 p, name, c9, c10, fmt_int(s1) if s1 else "-", sp))
-    note = ("µs at 100 MHz = cycles / 100. Every result above was checked bit "
-            "for bit against the portable kernel" +
+    note = ("Cycles of the accelerator's clock (a time needs the clock a "
+            "configuration reaches: results/boards.md). Every result above was "
+            "checked bit for bit against the portable kernel" +
             (" -- MISMATCHES: %s" % bad if bad else " (all match)") + ".")
     return "\n".join(t) + "\n\n" + "\n".join(v) + "\n\n" + note
 
