@@ -1,6 +1,6 @@
 // fp64_mul -- IEEE-754 binary64 multiplier, round to nearest (ties to
 // even), fully pipelined: one operation per cycle, result LAT = 5 cycles
-// after the operands. Pipeline: 1 partial products (18x18 multipliers
+// after the operands. Pipeline: 1 partial products (18x17 multipliers
 // with a result register), 2 row sums, 3 product, 4 normalise + sticky,
 // 5 round + pack.
 //
@@ -22,10 +22,12 @@ module fp64_mul (
 	localparam [63:0] QNAN = 64'h7FF8000000000000;
 
 	// ---- stage 1: unpack, classify, partial products --------------------
-	// ma = a2*2^36 + a1*2^18 + a0 and mb = b2*2^36 + b1*2^18 + b0 with
-	// every digit at most 18 bits, so each partial product a_i*b_j is one
-	// unsigned 18x18 multiplier: an ECP5 MULT18X18D (no carry chain after
-	// it) or a DSP48E1 (25x18), with the product register after it.
+	// ma = a2*2^36 + a1*2^18 + a0 with a0, a1 of 18 bits and a2 of 17, and
+	// mb = b3*2^51 + b2*2^34 + b1*2^17 + b0 with b0, b1, b2 of 17 bits and
+	// b3 of 2, so each partial product a_i*b_j is one unsigned multiplier
+	// of at most 18x17 bits: one ECP5 MULT18X18D (18x18, no carry chain
+	// after it) or one DSP48E1 (25x18 signed), with the product register
+	// after it.
 	wire        sa = a[63], sb = b[63];
 	wire [10:0] ea = a[62:52], eb = b[62:52];
 	wire        za = (ea == 11'd0), zb = (eb == 11'd0);     // zero or subnormal
@@ -34,14 +36,17 @@ module fp64_mul (
 	wire        na = (ea == 11'h7FF) & (a[51:0] != 52'd0);
 	wire        nb = (eb == 11'h7FF) & (b[51:0] != 52'd0);
 	wire [52:0] ma = {1'b1, a[51:0]}, mb = {1'b1, b[51:0]};
-	wire [17:0] a0 = ma[17:0], a1 = ma[35:18], b0 = mb[17:0], b1 = mb[35:18];
-	wire [16:0] a2 = ma[52:36], b2 = mb[52:36];
+	wire [17:0] a0 = ma[17:0], a1 = ma[35:18];
+	wire [16:0] a2 = ma[52:36];
+	wire [16:0] b0 = mb[16:0], b1 = mb[33:17], b2 = mb[50:34];
+	wire [1:0]  b3 = mb[52:51];
 
 	reg          s1_sign, s1_nan, s1_inf, s1_zero;
 	reg  [12:0]  s1_exp;            // biased exponent sum, signed
-	reg  [35:0]  p00, p01, p10, p11;
-	reg  [34:0]  p02, p12, p20, p21;
-	reg  [33:0]  p22;
+	reg  [34:0]  p00, p01, p02, p10, p11, p12;
+	reg  [33:0]  p20, p21, p22;
+	reg  [19:0]  p03, p13;
+	reg  [18:0]  p23;
 	always @(posedge clk) begin
 		s1_sign <= sa ^ sb;
 		s1_nan  <= na | nb | (ia & zb) | (ib & za);
@@ -51,13 +56,14 @@ module fp64_mul (
 		p00 <= a0 * b0;  p01 <= a0 * b1;  p02 <= a0 * b2;
 		p10 <= a1 * b0;  p11 <= a1 * b1;  p12 <= a1 * b2;
 		p20 <= a2 * b0;  p21 <= a2 * b1;  p22 <= a2 * b2;
+		p03 <= a0 * b3;  p13 <= a1 * b3;  p23 <= a2 * b3;
 	end
 
-	// ---- stage 2: row sums r_i = sum_j a_i*b_j*2^(18j) ------------------
+	// ---- stage 2: row sums r_i = sum_j a_i*b_j*2^(17j) ------------------
 	// (r0, r1 < 2^18 * 2^53; r2 < 2^17 * 2^53)
-	wire [70:0] row0 = {35'd0, p00} + {17'd0, p01, 18'd0} + {1'd0, p02, 36'd0};
-	wire [70:0] row1 = {35'd0, p10} + {17'd0, p11, 18'd0} + {1'd0, p12, 36'd0};
-	wire [69:0] row2 = {35'd0, p20} + {17'd0, p21, 18'd0} + {p22, 36'd0};
+	wire [70:0] row0 = {36'd0, p00} + {19'd0, p01, 17'd0} + {2'd0, p02, 34'd0} + {p03, 51'd0};
+	wire [70:0] row1 = {36'd0, p10} + {19'd0, p11, 17'd0} + {2'd0, p12, 34'd0} + {p13, 51'd0};
+	wire [69:0] row2 = {36'd0, p20} + {19'd0, p21, 17'd0} + {2'd0, p22, 34'd0} + {p23, 51'd0};
 	reg          s2_sign, s2_nan, s2_inf, s2_zero;
 	reg  [12:0]  s2_exp;
 	reg  [70:0]  s2_r0, s2_r1;
