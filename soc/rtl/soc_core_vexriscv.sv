@@ -3,7 +3,8 @@
 // plain Verilog, read unchanged by Verilator and Yosys alike: 5-stage
 // pipeline, single-cycle multiplier, 4 KiB instruction and data caches
 // with 32-byte lines, machine mode, Wishbone buses), with each Wishbone bus
-// turned into a request/grant/rvalid port of soc_top by soc_wb_obi.
+// turned into a request/grant/rvalid port of soc_top by soc_wb_obi
+// (cache-line refills at one word a cycle after the first).
 //
 // What the firmware follows (soc/fw):
 // - reset enters at boot_addr_i + 0x80; traps go to mtvec (direct mode),
@@ -47,6 +48,7 @@ module soc_core (
   logic [29:0] i_adr;
   logic [31:0] i_dat_mosi, i_dat_miso;
   logic [3:0]  i_sel;
+  logic [2:0]  i_cti, d_cti;
   logic        d_cyc, d_stb, d_we, d_ack, d_err;
   logic [29:0] d_adr;
   logic [31:0] d_dat_mosi, d_dat_miso;
@@ -68,7 +70,7 @@ module soc_core (
     .iBusWishbone_DAT_MOSI  (i_dat_mosi),
     .iBusWishbone_SEL       (i_sel),
     .iBusWishbone_ERR       (i_err),
-    .iBusWishbone_CTI       (),
+    .iBusWishbone_CTI       (i_cti),
     .iBusWishbone_BTE       (),
     .dBusWishbone_CYC       (d_cyc),
     .dBusWishbone_STB       (d_stb),
@@ -79,7 +81,7 @@ module soc_core (
     .dBusWishbone_DAT_MOSI  (d_dat_mosi),
     .dBusWishbone_SEL       (d_sel),
     .dBusWishbone_ERR       (d_err),
-    .dBusWishbone_CTI       (),
+    .dBusWishbone_CTI       (d_cti),
     .dBusWishbone_BTE       ()
   );
 
@@ -89,7 +91,7 @@ module soc_core (
   soc_wb_obi u_ibus (
     .clk_i, .rst_ni,
     .wb_cyc_i (i_cyc), .wb_stb_i (i_stb), .wb_we_i (i_we), .wb_adr_i (i_adr),
-    .wb_dat_i (i_dat_mosi), .wb_sel_i (i_sel), .wb_ack_o (i_ack), .wb_err_o (i_err),
+    .wb_dat_i (i_dat_mosi), .wb_sel_i (i_sel), .wb_cti_i (i_cti), .wb_ack_o (i_ack), .wb_err_o (i_err),
     .wb_dat_o (i_dat_miso),
     .req_o (instr_req_o), .gnt_i (instr_gnt_i), .we_o (i_we_unused), .be_o (i_be_unused),
     .addr_o (instr_addr_o), .wdata_o (i_wdata_unused), .rvalid_i (instr_rvalid_i),
@@ -99,7 +101,7 @@ module soc_core (
   soc_wb_obi u_dbus (
     .clk_i, .rst_ni,
     .wb_cyc_i (d_cyc), .wb_stb_i (d_stb), .wb_we_i (d_we), .wb_adr_i (d_adr),
-    .wb_dat_i (d_dat_mosi), .wb_sel_i (d_sel), .wb_ack_o (d_ack), .wb_err_o (d_err),
+    .wb_dat_i (d_dat_mosi), .wb_sel_i (d_sel), .wb_cti_i (d_cti), .wb_ack_o (d_ack), .wb_err_o (d_err),
     .wb_dat_o (d_dat_miso),
     .req_o (data_req_o), .gnt_i (data_gnt_i), .we_o (data_we_o), .be_o (data_be_o),
     .addr_o (data_addr_o), .wdata_o (data_wdata_o), .rvalid_i (data_rvalid_i),
