@@ -68,6 +68,9 @@ GENERATORS = [
     # the SoC's host link protocol (firmware/host header, Python module, doc)
     ("soclink", "own", ["soc/util/gen_soclink.py"],
      ["soc/fw/soc_proto.h", "soc/host/soc_proto.py", "soc/doc/soclink.md"]),
+    # the SoC's board results page (results/boards.json, .md) from its records
+    ("board-results", "own", ["soc/util/make_board_results.py"],
+     ["results/boards.json", "results/boards.md"]),
     # the service: error names of the Python package
     ("py-errors", "own", ["service/python/gen_errors.py"], []),
     # fuzz corpora

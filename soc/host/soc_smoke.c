@@ -13,8 +13,12 @@
  *      the accelerator modes, the firmware's per-kernel counters (KSTATS)
  *      must show that the device did the sampling: SamplerZ calls in
  *      sign_dyn, one FFSAMPLING and one tree upload in sign_tree (a
- *      device that silently fell back would still give the right bytes).
+ *      device that silently fell back would still give the right bytes);
+ *      with --no-device-sampler (a configuration without SamplerZ and the
+ *      ffSampling engine, soc/data/configs.json) the device must show
+ *      FFT/NTT calls instead (the firmware samples in software).
  * Usage: soc_smoke [--sign-mode fw|accel|dma] [--verify-mode MODE]
+ *                  [--no-device-sampler]
  * Exit 0 when every check passes; prints the cycle counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -87,6 +91,7 @@ int main(int argc, char **argv)
 	char err[256];
 	fa_soc *s;
 	int sign_mode = FA_SOC_MODE_FW, verify_mode = FA_SOC_MODE_FW, rc;
+	int device_sampler = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 1; i < (size_t)argc; i ++) {
@@ -94,12 +99,14 @@ int main(int argc, char **argv)
 			sign_mode = fa_soc_mode_parse(argv[++ i]);
 		} else if (strcmp(argv[i], "--verify-mode") == 0 && i + 1 < (size_t)argc) {
 			verify_mode = fa_soc_mode_parse(argv[++ i]);
+		} else if (strcmp(argv[i], "--no-device-sampler") == 0) {
+			device_sampler = 0;
 		} else {
 			sign_mode = -1;
 		}
 		if (sign_mode < 0 || verify_mode < 0) {
 			fprintf(stderr, "usage: soc_smoke [--sign-mode fw|accel|dma] "
-				"[--verify-mode fw|accel|dma]\n");
+				"[--verify-mode fw|accel|dma] [--no-device-sampler]\n");
 			return 2;
 		}
 	}
@@ -217,11 +224,14 @@ int main(int argc, char **argv)
 		"sign_dyn on the firmware: the host library's bytes");
 	printf("      sign_dyn (%s): %llu cycles, %u accelerator calls\n",
 		fa_soc_mode_name(sign_mode), (unsigned long long)r.cycles, r.kcalls);
-	if (sign_mode != FA_SOC_MODE_FW) {
+	if (sign_mode != FA_SOC_MODE_FW && device_sampler) {
 		uint32_t c = kstat_calls(s, FA_RTL_K_SAMPLERZ);
 
 		check(c >= 2 * ((size_t)1 << LOGN),
 			"sign_dyn: SamplerZ on the device (at least 2n samples)");
+	} else if (sign_mode != FA_SOC_MODE_FW) {
+		check(kstat_calls(s, FA_RTL_K_SAMPLERZ) == 0 && r.kcalls > 0,
+			"sign_dyn: FFT/NTT on the device, SamplerZ in software");
 	}
 
 	/* 5. sign with the expanded key */
@@ -233,7 +243,7 @@ int main(int argc, char **argv)
 	printf("      sign_tree (%s): %llu cycles (expansion %llu), %u accelerator "
 		"calls\n", fa_soc_mode_name(sign_mode), (unsigned long long)r.cycles,
 		(unsigned long long)r.aux, r.kcalls);
-	if (sign_mode != FA_SOC_MODE_FW) {
+	if (sign_mode != FA_SOC_MODE_FW && device_sampler) {
 		check(kstat_calls(s, FA_RTL_K_FFSAMPLING) == 1
 			&& kstat_calls(s, FA_RTL_K_FS_TREE) == 1,
 			"sign_tree: one tree upload, one FFSAMPLING on the engine");

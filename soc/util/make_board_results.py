@@ -56,9 +56,13 @@ def build():
                                "accelerator", "ram_kib")}
         e["fits_a_device"] = c["part"] is not None
         e["routed"] = bool(run and run.get("routed"))
-        for k in ("resources", "fmax_mhz", "fmax_kind", "fmax_detail", "bitstream_sha256",
-                  "rtl_commit", "command", "tools", "date"):
+        for k in ("resources", "fmax_mhz", "fmax_kind", "fmax_detail", "fmax_by_clock_mhz",
+                  "bitstream_sha256", "rtl_commit", "command", "tools", "date"):
             e[k] = run.get(k) if run else None
+        e["rtl_commit"] = commit_text(e["rtl_commit"])
+        # the clock the bitstream runs at (its PLL), beside what it reaches
+        e["clk_mhz"] = run["clk_hz"] / 1e6 if run and run.get("clk_hz") else None
+        e["meets_clk"] = run.get("meets_clk_hz") if run else None
         if run and e["fmax_kind"] is None:
             e["fmax_kind"] = "post-route" if run.get("routed") else None
         fmax = e["fmax_mhz"]
@@ -86,6 +90,30 @@ def build():
             "configs": out}
 
 
+def commit_text(c):
+    """A record's rtl_commit: a string, or soc/boards' {"head",
+    "uncommitted_rtl_changes"}."""
+    if isinstance(c, dict):
+        return (c.get("head") or "") + (" + uncommitted changes"
+                                        if c.get("uncommitted_rtl_changes") else "")
+    return c
+
+
+RES_KEYS = (("LUT4", "LUT"), ("FF",), ("EBR", "BRAM36"), ("DSP",))
+
+
+def fmt_res(r):
+    out = []
+    for keys in RES_KEYS:
+        v = next((r[k] for k in keys if k in r), None)
+        if isinstance(v, dict):
+            out.append("%s of %s %s" % (fmt_int(v["used"]), fmt_int(v["available"]),
+                                        next(k for k in keys if k in r)))
+        elif v is not None:
+            out.append("%s %s" % (v, next(k for k in keys if k in r)))
+    return ", ".join(out) or "-"
+
+
 def fmt_int(n):
     return f"{n:,}"
 
@@ -100,7 +128,7 @@ def render_md(data):
          "configuration without an implementation run. `make -C soc results-stale` names the "
          "records whose RTL changed since.", ""]
     o += ["| configuration | board / part | accelerator | RAM | routed | Fmax (MHz) | "
-          "LUT / FF / BRAM / DSP | RTL commit |", "|---|---|---|---|---|---|---|---|"]
+          "resources | RTL commit |", "|---|---|---|---|---|---|---|---|"]
     for e in data["configs"]:
         acc = e["accelerator"]
         units = "P = %d%s" % (acc["P"], "".join(
@@ -109,11 +137,7 @@ def render_md(data):
         fmax = "-"
         if e["fmax_mhz"]:
             fmax = "%.1f (%s)" % (e["fmax_mhz"], e["fmax_kind"])
-        res = "-"
-        r = e["resources"]
-        if r:
-            res = " / ".join(str(r.get(k, {}).get("used", "-")) if isinstance(r.get(k), dict)
-                             else str(r.get(k, "-")) for k in ("lut", "ff", "bram", "dsp"))
+        res = fmt_res(e["resources"]) if e["resources"] else "-"
         o.append("| %s | %s | %s | %d KiB | %s | %s | %s | %s |" % (
             e["name"], part, units, e["ram_kib"], "yes" if e["routed"] else "no", fmax, res,
             (e["rtl_commit"] or "-")))
@@ -136,6 +160,7 @@ def render_md(data):
                  "%s…; `%s`); ms %s." % (src["soc_mode"], src["rtl_commit"],
                                          (src["fw_sha256"] or "")[:12], src["command"], clock))
         o += ["", "| scheme | operation | cycles | ms |", "|---|---|---|---|"] + rows
+    o += render_seeds(data)
     if any(e["command"] for e in data["configs"]):
         o += ["", "## Implementation commands", ""]
         for e in data["configs"]:
@@ -143,6 +168,49 @@ def render_md(data):
                 o.append("- %s: `%s` (tools: %s)" % (e["name"], e["command"],
                                                      json.dumps(e["tools"])))
     return "\n".join(o) + "\n"
+
+
+SEED_OPS = {"verify": ["verify"], "sign": ["sign_dyn", "sign_tree"], "pubkey": ["pubkey"]}
+
+
+def render_seeds(data):
+    """The seeds' published Falcon figures (soc/data/seed_figures.json)
+    beside ours on each configuration that has the operation: in the
+    seed's unit (ms at the configuration's Fmax, or cycles)."""
+    seeds = load(os.path.join(ROOT, "soc", "data", "seed_figures.json"))
+    if not seeds:
+        return []
+    cfgs = [e for e in data["configs"] if e["fits_a_device"] and e.get("falcon512")]
+    if not cfgs:
+        return []
+    o = ["", "## Beside the seeds", "",
+         "The seeds' own figures (`soc/data/seed_figures.json`: file and line of each in "
+         "`../shared/seeds/`), in their unit, beside ours in the same unit: ms at the "
+         "configuration's Fmax, or cycles. A seed that states no degree is set beside our "
+         "Falcon-512. sign is our sign_dyn (from the encoded key) / sign_tree (from an "
+         "expanded key).", "",
+         "| seed | operation | platform | theirs | " + " | ".join(e["name"] for e in cfgs) + " |",
+         "|---|---|---|---|" + "---|" * len(cfgs)]
+    for f in seeds["figures"]:
+        if f["scheme"] != "Falcon" or f["op"] not in SEED_OPS or f["degree"] not in (None, 512):
+            continue
+        cells = []
+        for e in cfgs:
+            vals = []
+            for op in SEED_OPS[f["op"]]:
+                v = e["falcon512"].get(op)
+                if not v:
+                    continue
+                if f["unit"] == "cycles":
+                    vals.append("%s: %s" % (op, fmt_int(v["cycles"])))
+                elif v["ms"] is not None:
+                    vals.append("%s: %.2f ms" % (op, v["ms"]))
+            cells.append("; ".join(vals) or "-")
+        theirs = ("%s cycles" % fmt_int(f["value"]) if f["unit"] == "cycles"
+                  else "%s %s" % (f["value"], f["unit"]))
+        o.append("| %s | %s (%s) | %s | %s | %s |" % (
+            f["seed"], f["op"], f["variant"], f["platform"], theirs, " | ".join(cells)))
+    return o
 
 
 def stale():
@@ -153,7 +221,8 @@ def stale():
             continue
         for fn in sorted(os.listdir(d)):
             rec = load(os.path.join(d, fn))
-            commit = (rec.get("rtl_commit") or "").split("+")[0].strip()
+            rc = commit_text(rec.get("rtl_commit")) or ""
+            commit = rc.split("+")[0].strip()
             paths = RTL_PATHS + (FW_PATHS if sub == "cycles" else [])
             if not commit:
                 names.append("%s/%s: no rtl_commit" % (sub, fn))
@@ -161,9 +230,8 @@ def stale():
             r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", commit, "HEAD", "--"] + paths)
             if r.returncode != 0:
                 names.append("%s/%s: %s changed since %s" % (sub, fn, " ".join(paths), commit))
-            if "+" in (rec.get("rtl_commit") or ""):
-                names.append("%s/%s: built with uncommitted changes (%s)" % (sub, fn,
-                                                                            rec["rtl_commit"]))
+            if "+" in rc:
+                names.append("%s/%s: built with uncommitted changes (%s)" % (sub, fn, rc))
     return names
 
 

@@ -2,7 +2,9 @@
 """soc_config.py -- one configuration of soc/data/configs.json for the
 build scripts: `soc_config.py NAME --shell` prints shell assignments
 (P LP KECCAK SAMPLER FFSAMP MLKEM KEMENC RAM_KIB MBOX CLK_HZ MAX_LOGN
-FAMILY PART SPEED_GRADE PACKAGE); `soc_config.py NAME --json` the entry;
+FAMILY PART SPEED_GRADE PACKAGE); `soc_config.py NAME --json` the entry; `soc_config.py NAME --fw-make` the
+soc/fw make variables of the configuration's firmware (RAM size, stack,
+largest degree, host-link buffers, optimisation);
 `soc_config.py --list` the names. An unknown name or a malformed entry is
 an error that names it."""
 import json
@@ -48,6 +50,24 @@ def check(c):
         raise ValueError(f"{c['name']}: fw.max_logn must be 9 or 10")
 
 
+# the firmware's stack and host-link buffers by the largest degree served
+# (soc/boards/README.md "Firmware": the measured stack high-water mark for
+# logn 9 with margin; the simulation's 64 KiB for logn 10)
+FW_STACK_KIB = {9: 18, 10: 64}
+FW_MSG_MAX = {9: 8192, 10: 32768}
+
+
+def fw_make(c):
+    """soc/fw make variables for the configuration's firmware (the default
+    build, logn 10 in 1 MiB, is the sim configuration's)."""
+    logn = c["fw"]["max_logn"]
+    if c["name"] == "sim":
+        return ""
+    return ("RAM_KIB=%d STACK_KIB=%d MAX_LOGN=%d REQ_MAX=%d RSP_MAX=%d FW_OPT=-Os "
+            "LIB_BUILD_TYPE=MinSizeRel" % (c["ram_kib"], FW_STACK_KIB[logn], logn,
+                                            FW_MSG_MAX[logn], FW_MSG_MAX[logn]))
+
+
 def shell(c):
     acc = c["accelerator"]
     v = {"P": acc["P"], "LP": {1: 0, 2: 1, 4: 2}[acc["P"]]}
@@ -63,7 +83,7 @@ def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(c["name"] for c in load()))
         return 0
-    if len(argv) != 3 or argv[2] not in ("--shell", "--json"):
+    if len(argv) != 3 or argv[2] not in ("--shell", "--json", "--fw-make"):
         print(__doc__, file=sys.stderr)
         return 2
     try:
@@ -71,7 +91,10 @@ def main(argv):
     except (KeyError, ValueError) as e:
         print(e.args[0], file=sys.stderr)
         return 2
-    print(shell(c) if argv[2] == "--shell" else json.dumps(c, indent=2))
+    if argv[2] == "--fw-make":
+        print(fw_make(c))
+    else:
+        print(shell(c) if argv[2] == "--shell" else json.dumps(c, indent=2))
     return 0
 
 
