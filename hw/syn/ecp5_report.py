@@ -92,12 +92,20 @@ def crit_path(rep):
 def design(info):
     kv = dict(x.split("=", 1) for x in info.get("params", "").split() if "=" in x)
     top = kv.get("TOP", "?")
+    # the variants of hw/syn/ecp5_pnr.sh (runs recorded before it had them
+    # are speed grade 8 with DSP blocks)
+    var = ""
+    if kv.get("NODSP") == "1":
+        var += "; synth_ecp5 -nodsp (multipliers in LUTs)"
+    if kv.get("DEV", "um-85k") != "um-85k" or kv.get("SPEED", "8") != "8":
+        var += "; %s-%sBG381" % ("LFE5U-85F" if kv.get("DEV") == "85k" else "LFE5UM-85F",
+                                 kv.get("SPEED", "8"))
     if top == "falcon_accel_top":
-        return "falcon_accel_top, P = %s, SAMPLER = %s" % (kv.get("P"), kv.get("SAMPLER"))
+        return "falcon_accel_top, P = %s, SAMPLER = %s%s" % (kv.get("P"), kv.get("SAMPLER"), var)
     if top == "tf_core":
-        return "tf_core (%s engine core with its lane), P = %s" % (
-            "NTT" if kv.get("KIND") == "1" else "FFT", kv.get("P"))
-    return top
+        return "tf_core (%s engine core with its lane), P = %s%s" % (
+            "NTT" if kv.get("KIND") == "1" else "FFT", kv.get("P"), var)
+    return top + var
 
 
 def runs():
@@ -195,7 +203,11 @@ ecp5-modules`, then `make -C hw ecp5-report`). Tools from PyPI
   83,640 LUT4 (TRELLIS_COMB), 83,640 FF, 156 MULT18X18D, 208 EBR (DP16KD).
   Speed grade 8 is the fastest; boards that carry an 85k ECP5 in this
   package at grade 6 (the ULX3S's LFE5U-85F-6BG381, for example) are slower
-  than these figures.
+  than these figures. Runs named `-lfe5u-g6` are the same netlist placed
+  and routed for that part (`DEV=85k SPEED=6 hw/syn/ecp5_pnr.sh`:
+  `--85k --speed 6`). Runs named `-nodsp` are synthesised with `synth_ecp5 -nodsp`
+  (`NODSP=1`): every multiplier in LUTs and carry chains, as in the SoC's
+  `ecp5` build (soc/Makefile).
 * Flow: `synth_ecp5` (flattened), then `nextpnr-ecp5 --freq 100` (timing-
   driven placement and routing against a 100 MHz clock; `--timing-allow-fail`
   so that a miss is reported, not an error). Fmax is nextpnr's post-route
