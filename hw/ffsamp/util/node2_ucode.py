@@ -11,14 +11,18 @@ z0 are stored). This script holds the program with symbolic registers
     order, so the order decides where it waits; SamplerZ calls keep their
     order and pairs),
   * allocates the physical registers (lowest free one; a register is free
-    again once its last reader has issued: reads capture the value at issue),
+    again once its last reader has issued: a reader captures the value a
+    cycle after its grant, before any later instruction's result lands),
   * checks the program against the engine's generic kernels (split,
     K_NODE1, merge, K_T0: the same binary64 operations in the same order;
     Python floats are binary64, SamplerZ replaced by a deterministic
     stand-in) on random inputs,
-  * models the engine's in-order single-thread issue (forwarding; adder 6,
-    multiplier 5, memories / ROM 1 cycle; SZ reads its operands from the
-    register file, SamplerZ runs one sample at a time beside the thread)
+  * models the engine's in-order single-thread issue in grant cycles
+    (forwarding; grant to a dependent grant: adder 6, multiplier 5,
+    memories / ROM 1 cycle; an SZ starts at its grant with its operands
+    from the register file, two cycles after that; SamplerZ runs one
+    sample at a time beside the thread, a sample's readers may be granted
+    in the cycle it ends)
     and prints the cycles outside SamplerZ (checked to be the same for a
     range of SamplerZ times),
   * with --verilog, prints the case items of ucode() for K_NODE2 (pasted
@@ -157,8 +161,8 @@ def build():
 
 
 NREG = 32
-# issue to the first dependent issue (forwarded): adder 6, multiplier 5
-# (operands at issue), memories and ROM 1
+# grant to the first dependent grant (forwarded in the read stage, a cycle
+# after each grant): adder 6, multiplier 5, memories and ROM 1
 LAT = {"LD": 1, "LDT": 1, "LDW": 1, "ADD": 6, "SUB": 6, "ADDH": 6, "SUBH": 6,
        "MUL": 5, "MULN": 5}
 # SamplerZ's cycles (issue to done) for the model and the list scheduler:
@@ -223,7 +227,7 @@ def list_schedule(prog, pair=SZ_CYCLES):
     def earliest(k):
         i = prog[k]
         if i[0] == "SZ":
-            return max([c, szfree] + [ready[x] + 1 for x in srcs(i)])
+            return max([c, szfree] + [ready[x] + 2 for x in srcs(i)])
         return max([c] + [ready[x] for x in srcs(i)])
     while len(order) < n:
         cand = [second] if second is not None else \
@@ -238,7 +242,7 @@ def list_schedule(prog, pair=SZ_CYCLES):
             second = rest[0] if (second is None and rest and prog[rest[0]][3] == i[3]) \
                 else None
             szfree = c + szd[k]
-            ready[i[1]] = c + szd[k] + 1
+            ready[i[1]] = c + szd[k]
         else:
             for d in dsts(i):
                 ready[d] = c + LAT[i[0]]
@@ -259,7 +263,7 @@ def allocate():
         for s in srcs(i):
             assert s in defined, "pc %d reads %s before it is written" % (pc, s)
         # registers whose last reader is this instruction are free for its
-        # destination (the value is captured at issue)
+        # destination (its result lands after the read stage has read them)
         for s in set(srcs(i)):
             if last_use[s] == pc and s in live:
                 free.append(live.pop(s))
@@ -395,14 +399,15 @@ def check_values(trials=2000):
 
 def schedule(pair=SZ_CYCLES):
     """cycles of the kernel outside SamplerZ in the engine's model: one
-    thread, in order, one instruction per cycle when its operands are
-    ready (forwarded; an SZ reads the register file, a cycle later) and
-    its destination is not waiting; SamplerZ runs one sample at a time
-    beside the thread (the next SZ may issue in the cycle a sample ends,
-    its result is read from the next cycle). Checks that a pair's second
+    thread, in order, one instruction granted per cycle when its operands
+    are ready (forwarded in the read stage; an SZ reads the register file
+    at its grant, two cycles later) and its destination is not waiting;
+    SamplerZ runs one sample at a time beside the thread (the next SZ may
+    be granted in the cycle a sample ends, as may the sample's readers,
+    which read it from the register file a cycle later). Checks that a pair's second
     mu is in the register file two cycles after the first starts (the
     engine's pair speculation reads it then)."""
-    ready = {}       # register -> first cycle an issue may forward it
+    ready = {}       # register -> first cycle a grant may forward it
     inrf = {}        # register -> first cycle it is in the register file
     szd = sz_durations(PROG, pair)
     c = szfree = szc = 0
@@ -423,14 +428,16 @@ def schedule(pair=SZ_CYCLES):
             szfree = c + szd[pc]
             szc += szd[pc]
             for d in dsts(i):
-                ready[REG[d]] = inrf[REG[d]] = c + szd[pc] + 1
+                ready[REG[d]] = c + szd[pc]
+                inrf[REG[d]] = c + szd[pc] + 1
         else:
             for d in dsts(i):
                 ready[REG[d]] = c + LAT[op]
-                inrf[REG[d]] = c + LAT[op] + 1
+                inrf[REG[d]] = c + LAT[op] + 2
         c += 1
-    # the kernel ends with its last store (no result outstanding)
-    return max(c, szfree + 1) - szc
+    # the kernel ends when the last store's operand is back (a cycle
+    # after its grant at the latest)
+    return max(c + 1, szfree + 1) - szc
 
 
 OPC = {"LD": "O_LD", "ST": "O_ST", "ADD": "O_ADD", "SUB": "O_SUB", "MUL": "O_MUL",
