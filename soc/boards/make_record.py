@@ -52,6 +52,7 @@ def main():
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--synth-opts", default="")
     ap.add_argument("--write")
+    ap.add_argument("--note", default="", help="a sentence for the record (what is unusual)")
     a = ap.parse_args()
     out, run = a.out_dir, a.run
     with open(os.path.join(ROOT, "soc", "data", "configs.json")) as f:
@@ -94,6 +95,21 @@ def main():
             constraint[role] = round(v["constraint"], 2)
             fmax_by.setdefault("nets", {})[role] = net
     fmax = min((v for k, v in fmax_by.items() if k != "nets"), default=None)
+    # nextpnr's estimate after placement (before routing) and the router's
+    # progress: first and last iteration (overused wires)
+    pre = log.split("Running router2")[0] if "Running router2" in log else log
+    est = {}
+    if "Running router2" in log or "Routing" in log:
+        for net, mhz in re.findall(r"Max frequency for clock\s+'([^']+)': ([\d.]+) MHz", pre):
+            role = clock_role(net)
+            if role != "input":
+                est[role] = float(mhz)
+    iters = re.findall(r"iter=(\d+) wires=(\d+) overused=(\d+)", log)
+    router = None
+    if iters:
+        router = {"iterations_logged": int(iters[-1][0]),
+                  "overused_wires_first": int(iters[0][2]),
+                  "overused_wires_last": int(iters[-1][2])}
 
     sha = None
     s = read(os.path.join(out, run + ".bit.sha256"))
@@ -152,6 +168,8 @@ def main():
         "fmax_mhz": fmax,
         "fmax_by_clock_mhz": fmax_by,
         "fmax_constraint_mhz": constraint,
+        "fmax_estimate_after_placement_mhz": est,
+        "router2": router,
         "meets_clk_hz": (fmax is not None and fmax * 1e6 >= bc["CFG_CLK_HZ"]),
         "bitstream": f"build/board/{run}/{run}.bit" if sha else None,
         "bitstream_sha256": sha,
@@ -163,6 +181,7 @@ def main():
         "commands": [l for l in cmd.splitlines() if l.split(":")[0] in ("fw", "synth", "pnr", "pack")],
         "tools": tools,
         "wall_s": dict(wall, total=sum(wall.values())),
+        "note": a.note or None,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
     text = json.dumps(rec, indent=2) + "\n"
