@@ -1230,10 +1230,15 @@ module ffsamp_engine #(
 				pend_q <= pend_base | dset;
 				rearm_q <= dset & wb_nxt;
 				// the kernel ends when its last element's last instruction
-				// issues (a store) with no result still to come
-				// (every thread idle after this cycle: then no instruction
-				// but that store is granted, the threads' only one)
-				if (nleft_q && (act_q & ~gend) == {NT{1'b0}} && pend_q == {NR{1'b0}}) begin
+				// is granted (a store) with no result still to come after
+				// this cycle (every thread idle after this cycle: then no
+				// instruction but that store is granted, the threads' only
+				// one, and it sets nothing pending; the results that arrive
+				// now are in the register file before the next kernel's
+				// first read, and the store's read stage in the next cycle
+				// still sees this kernel's kind and bases: S_NODE changes
+				// them at its end)
+				if (nleft_q && (act_q & ~gend) == {NT{1'b0}} && pend_base == {NR{1'b0}}) begin
 					st_q <= S_NODE;
 					if (kind_q == K_MPS)      // phases 2, 3, 4 done
 						fr_ph[d_q] <= 3'd5;
