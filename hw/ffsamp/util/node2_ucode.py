@@ -435,9 +435,10 @@ def schedule(pair=SZ_CYCLES):
                 ready[REG[d]] = c + LAT[op]
                 inrf[REG[d]] = c + LAT[op] + 2
         c += 1
-    # the kernel ends when the last store's operand is back (a cycle
-    # after its grant at the latest)
-    return max(c + 1, szfree + 1) - szc
+    # the kernel ends with its last store's grant (its operand arrives in
+    # that cycle or the next: the end waits for nothing to be pending
+    # after the cycle's arrivals)
+    return max(c, szfree + 1) - szc
 
 
 OPC = {"LD": "O_LD", "ST": "O_ST", "ADD": "O_ADD", "SUB": "O_SUB", "MUL": "O_MUL",
