@@ -132,6 +132,11 @@ def main():
         t = read(os.path.join(out, "time." + step))
         if t:
             wall[step] = int(t.strip())
+    if "pnr" not in wall and os.path.isfile(os.path.join(out, "time.synth")) \
+            and os.path.isfile(os.path.join(out, run + ".pnr.log")):
+        # nextpnr still running (or stopped without finishing): its time so far
+        import time
+        wall["pnr_unfinished"] = int(time.time() - os.path.getmtime(os.path.join(out, "time.synth")))
     fw = {}
     size = read(os.path.join(out, "fw.size"))
     if size:

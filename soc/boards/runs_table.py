@@ -24,6 +24,13 @@ def res(r, k):
     return f"{v['used']:,} / {v['available']:,} ({100 * v['used'] / v['available']:.0f} %)"
 
 
+def wall(r):
+    w = r.get("wall_s", {})
+    if "pnr_unfinished" in w:
+        return f"{w.get('total', 0):,} s, nextpnr unfinished"
+    return f"{w['total']:,} s" if "total" in w else "-"
+
+
 def table():
     rows = []
     for f in sorted(glob.glob(os.path.join(ROOT, "results", "runs", "*.json"))):
@@ -38,16 +45,20 @@ def table():
                 fmax += f" (SoC {fb['soc']:.1f}, accelerator {fb['accelerator']:.1f})"
         else:
             fmax = "not routed"
+            est = r.get("fmax_estimate_after_placement_mhz") or {}
+            if est:
+                fmax += " (after placement nextpnr estimated " + ", ".join(
+                    f"{k} {v:.1f}" for k, v in sorted(est.items(), reverse=True)) + ")"
         sha = r.get("bitstream_sha256")
         rtl = r.get("rtl_commit", {})
         commit = (rtl.get("head") or "?")[:7] + (" + uncommitted RTL" if rtl.get("uncommitted_rtl_changes") else "")
-        rows.append("| {} | {} | {}, P = {}{}, {} KiB RAM{} | {} MHz | {} | {} | {} | {} | {} | {} | {} | {} s |".format(
+        rows.append("| {} | {} | {}, P = {}{}, {} KiB RAM{} | {} MHz | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["name"], r["part"], r["core"], acc.get("P"),
             " + " + ", ".join(units) if units else "", r.get("ram_kib"),
             f", synth_ecp5 {r['synth_opts']}" if r.get("synth_opts") else "",
             r["clk_hz"] / 1e6, fmax, res(r, "LUT4"), res(r, "FF"), res(r, "EBR"),
             res(r, "DSP"), f"`{sha[:16]}…`" if sha else "-", commit,
-            r.get("wall_s", {}).get("total", "-")))
+            wall(r)))
     head = ("| run | part | SoC | clock asked | post-route Fmax (MHz) | LUT4 | FF | EBR | DSP "
             "(MULT18X18D) | bitstream SHA-256 | RTL commit | wall time |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|---|")
