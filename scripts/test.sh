@@ -91,9 +91,10 @@ run "public-API fuzzing (libFuzzer, ASan+UBSan, 7 targets x 7 s)" scripts/fuzz_a
 run "FIDO2 key end to end (python-fido2)" apps/fido2/tests/run_e2e.sh
 run "FIDO2 daemon under ASan+UBSan, CTAPHID/UDP fuzz (bounded)" apps/fido2/tests/run_fuzz_udp.sh
 run "SoC firmware smoke (Falcon-512 verify + sign vs host bytes, malformed requests)" soc/host/soc_smoke.sh
-run "SoC UART host link (soc_uart cocotb: loopback at 4 bit times, framing error, overrun; malformed frames through soc_sim --uart-pty answered, the link serving after each; soc-smoke over the UART link)" soc/host/soc_uart_smoke.sh
+run "SoC UART host link on the ulx3s board configuration's simulation (soc_uart cocotb: loopback at 4 bit times, framing error, overrun; malformed frames through soc_sim --uart-pty answered, the link serving after each; soc-smoke over the UART link with the board's firmware)" soc/host/soc_uart_smoke.sh
 run "SoC ML-KEM-768 keygen/encaps/decaps, fw/accel/dma/kemenc modes (same bytes, decaps = encaps, host CLI cross-check; kemenc: encaps on the hw/mlkem sequencer)" python3 soc/host/mlkem_soc_bench.py --cli build/test-native/tools/falcon-accel
-run "SoC synthesis view: sources elaborate (xc7 + ecp5), its VexRiscv core runs a smoke program (soc/syn/check.sh)" make -C soc synth-check
+run "SoC synthesis view: sources elaborate (xc7 + ecp5) (soc/syn/check.sh)" make -C soc synth-check
+run "Board flow: ULX3S PLL within 1 % of clk_hz (= yowasp-ecppll where installed), LPF locates every top port bit with IO_TYPE, ulx3s_top elaborates with soc_syn_top, the board firmware links in 256 KiB and its stack bound fits (soc/boards/check_board.sh)" soc/boards/check_board.sh
 run "FIDO2 key as SoC firmware (e2e suite via the bridge's in-process core; SoC: INIT/PING/getInfo, malformed, getAssertions signed on the SoC: evicted = key expansion, warm = expanded-key cache, after a simulator restart = persistent cache, discoverable and not)" apps/fido2/tests/run_soc_smoke.sh
 run "LiteX Arty A7-100T project generation (accelerator at its base address)" make -C hw test-boards
 

@@ -46,11 +46,29 @@ def load(path):
         return json.load(f)
 
 
+def best_run(name):
+    """The implementation record of configuration NAME: results/runs/*.json
+    whose "config" (or file name) is NAME; a routed one before an unrouted
+    one, then the highest fmax_mhz, then the latest."""
+    d = os.path.join(RESULTS, "runs")
+    runs = []
+    for fn in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if fn.endswith(".json"):
+            r = load(os.path.join(d, fn))
+            if r.get("config", fn[:-5]) == name:
+                r["_file"] = "results/runs/" + fn
+                runs.append(r)
+    if not runs:
+        return None
+    return max(runs, key=lambda r: (bool(r.get("routed")), r.get("fmax_mhz") or 0,
+                                    r.get("date") or ""))
+
+
 def build():
     configs = load(os.path.join(ROOT, "soc", "data", "configs.json"))["configs"]
     out = []
     for c in configs:
-        run = load(os.path.join(RESULTS, "runs", c["name"] + ".json"))
+        run = best_run(c["name"])
         cyc = load(os.path.join(RESULTS, "cycles", c["name"] + ".json"))
         e = {k: c[k] for k in ("name", "board", "device", "part", "speed_grade", "core",
                                "accelerator", "ram_kib")}
@@ -60,6 +78,8 @@ def build():
                   "bitstream_sha256", "rtl_commit", "command", "tools", "date"):
             e[k] = run.get(k) if run else None
         e["rtl_commit"] = commit_text(e["rtl_commit"])
+        e["run_record"] = run["_file"] if run else None
+        e["run_note"] = run.get("note") if run else None
         # the clock the bitstream runs at (its PLL), beside what it reaches
         e["clk_mhz"] = run["clk_hz"] / 1e6 if run and run.get("clk_hz") else None
         e["meets_clk"] = run.get("meets_clk_hz") if run else None
@@ -141,6 +161,11 @@ def render_md(data):
         o.append("| %s | %s | %s | %d KiB | %s | %s | %s | %s |" % (
             e["name"], part, units, e["ram_kib"], "yes" if e["routed"] else "no", fmax, res,
             (e["rtl_commit"] or "-")))
+    notes = [e for e in data["configs"] if e["run_note"]]
+    if notes:
+        o.append("")
+        for e in notes:
+            o.append("- %s (`%s`): %s" % (e["name"], e["run_record"], e["run_note"]))
     for e in data["configs"]:
         rows = []
         for scheme, title in SCHEMES:
