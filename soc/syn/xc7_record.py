@@ -49,6 +49,7 @@ def main():
     ap.add_argument("name")
     ap.add_argument("--out-dir", default=os.path.join(ROOT, "build", "socsyn"))
     ap.add_argument("--delay", nargs="*", default=[], help="ABC9 delay JSON files")
+    ap.add_argument("--note", help="what the record does not cover, in words")
     ap.add_argument("--write", action="store_true", help="write results/runs/NAME.json")
     a = ap.parse_args()
     cfg = soc_config.get(a.name)
@@ -97,6 +98,7 @@ def main():
                        cfg["ram_kib"], a.name),
         "synth": (re.search(r"^synth: (.*)$", cmd, re.M) or [None, None])[1],
         "tools": tools,
+        "note": a.note,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
     text = json.dumps(rec, indent=2) + "\n"
