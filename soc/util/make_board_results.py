@@ -30,10 +30,13 @@ RESULTS = os.path.join(ROOT, "results")
 OUT_JSON = os.path.join(RESULTS, "boards.json")
 OUT_MD = os.path.join(RESULTS, "boards.md")
 # the RTL a configuration's figures depend on (a change makes them stale)
-RTL_PATHS = ["hw", "soc/rtl", "soc/syn/rtl", "soc/boards", "soc/data/configs.json",
+RTL_PATHS = ["hw", "soc/rtl", "soc/syn/rtl", "soc/boards/*/rtl", "soc/boards/*/data",
+             "soc/data/configs.json",
              "soc/data/socmap.json"]
 # the firmware and library the cycles depend on, beside the RTL
 FW_PATHS = ["soc/fw", "src", "include"]
+# what a build reads (docs and notes under the same folders do not count)
+BUILD_EXT = (".v", ".sv", ".vh", ".svh", ".json", ".c", ".h", ".S", ".ld", ".sh", ".py", ".lpf")
 SCHEMES = [("falcon512", "Falcon-512 (round 3)"), ("falcon1024", "Falcon-1024 (round 3)"),
            ("fndsa512", "FN-DSA-512"), ("mlkem768", "ML-KEM-768")]
 OPS = ["keygen", "pubkey", "sign_dyn", "sign_tree", "verify", "encaps", "decaps"]
@@ -252,9 +255,16 @@ def stale():
             if not commit:
                 names.append("%s/%s: no rtl_commit" % (sub, fn))
                 continue
-            r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", commit, "HEAD", "--"] + paths)
+            r = subprocess.run(["git", "-C", ROOT, "diff", "--name-only", commit, "HEAD", "--"]
+                               + paths, capture_output=True, text=True)
+            changed = [f for f in r.stdout.split() if f.endswith(BUILD_EXT) or
+                       os.path.basename(f) == "Makefile"]
             if r.returncode != 0:
-                names.append("%s/%s: %s changed since %s" % (sub, fn, " ".join(paths), commit))
+                names.append("%s/%s: git cannot compare with %s" % (sub, fn, commit))
+            elif changed:
+                names.append("%s/%s: %d file(s) changed since %s (%s%s)" % (
+                    sub, fn, len(changed), commit, ", ".join(changed[:4]),
+                    ", ..." if len(changed) > 4 else ""))
             if "+" in rc:
                 names.append("%s/%s: built with uncommitted changes (%s)" % (sub, fn, rc))
     return names
