@@ -68,6 +68,9 @@ GENERATORS = [
     # the SoC's host link protocol (firmware/host header, Python module, doc)
     ("soclink", "own", ["soc/util/gen_soclink.py"],
      ["soc/fw/soc_proto.h", "soc/host/soc_proto.py", "soc/doc/soclink.md"]),
+    # the board runs' table in soc/boards/README.md (results/runs/*.json)
+    ("board-runs-table", "own", ["soc/boards/runs_table.py", "--write"],
+     ["soc/boards/README.md"]),
     # the SoC's board results page (results/boards.json, .md) from its records
     ("board-results", "own", ["soc/util/make_board_results.py"],
      ["results/boards.json", "results/boards.md"]),

@@ -36,6 +36,8 @@ def table():
     for f in sorted(glob.glob(os.path.join(ROOT, "results", "runs", "*.json"))):
         with open(f) as fh:
             r = json.load(fh)
+        if "clk_hz" not in r:
+            continue   # not a board run (e.g. an XC7 synthesis record: results/boards.md)
         acc = r.get("accelerator", {})
         units = [k for k in ("KECCAK", "SAMPLER", "FFSAMP", "MLKEM", "KEMENC") if acc.get(k)]
         fb = r.get("fmax_by_clock_mhz", {})
@@ -51,6 +53,8 @@ def table():
                     f"{k} {v:.1f}" for k, v in sorted(est.items(), reverse=True)) + ")"
         sha = r.get("bitstream_sha256")
         rtl = r.get("rtl_commit", {})
+        if isinstance(rtl, str):
+            rtl = {"head": rtl}
         commit = (rtl.get("head") or "?")[:7] + (" + uncommitted RTL" if rtl.get("uncommitted_rtl_changes") else "")
         rows.append("| {} | {} | {}, P = {}{}, {} KiB RAM{} | {} MHz | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["name"], r["part"], r["core"], acc.get("P"),
@@ -77,7 +81,7 @@ def main():
         s = f.read()
     i, j = s.index(BEGIN) + len(BEGIN), s.index(END)
     new = s[:i] + "\n\n" + t + "\n" + s[j:]
-    if sys.argv[1] == "--check":
+    if "--check" in sys.argv[1:]:
         if new != s:
             print("runs_table: soc/boards/README.md's table is stale (runs_table.py --write)")
             return 1
