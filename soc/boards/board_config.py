@@ -21,7 +21,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "soc", "util"))
 import ecp5_pll  # noqa: E402
+import soc_config  # noqa: E402  (the configuration, its firmware's stack and buffers)
 
 # nextpnr-ecp5's device options by device name (configs.json "device")
 NEXTPNR_DEVICE = {
@@ -30,21 +32,13 @@ NEXTPNR_DEVICE = {
     "LFE5UM-85F": "--um-85k", "LFE5UM5G-25F": "--um5g-25k",
     "LFE5UM5G-45F": "--um5g-45k", "LFE5UM5G-85F": "--um5g-85k",
 }
-# firmware stack by the largest degree served (KiB): measured high-water
-# mark for logn 9 (soc/boards/README.md, "Firmware") with margin; 64 KiB,
-# the simulation's, for logn 10
-FW_STACK_KIB = {9: 18, 10: 64}
-FW_REQ_MAX = {9: 8192, 10: 32768}
-FW_RSP_MAX = {9: 8192, 10: 32768}
 
 
 def load(name):
-    with open(os.path.join(ROOT, "soc", "data", "configs.json")) as f:
-        cfgs = {c["name"]: c for c in json.load(f)["configs"]}
-    if name not in cfgs:
-        raise SystemExit(f"board_config: no configuration '{name}' in "
-                         f"soc/data/configs.json (have: {', '.join(cfgs)})")
-    c = cfgs[name]
+    try:
+        c = soc_config.get(name)
+    except (KeyError, ValueError) as e:
+        raise SystemExit("board_config: " + e.args[0])
     board = None
     for d in sorted(os.listdir(HERE)):
         bj = os.path.join(HERE, d, "board.json")
@@ -79,8 +73,8 @@ def load(name):
         "CFG_SAMPLER": acc.get("SAMPLER", 0), "CFG_FFSAMP": acc.get("FFSAMP", 0),
         "CFG_MLKEM": acc.get("MLKEM", 0), "CFG_KEMENC": acc.get("KEMENC", 0),
         "CFG_RAM_KIB": c["ram_kib"], "CFG_MBOX": c["mbox"],
-        "CFG_MAX_LOGN": logn, "CFG_STACK_KIB": FW_STACK_KIB[logn],
-        "CFG_REQ_MAX": FW_REQ_MAX[logn], "CFG_RSP_MAX": FW_RSP_MAX[logn],
+        "CFG_MAX_LOGN": logn, "CFG_STACK_KIB": soc_config.FW_STACK_KIB[logn],
+        "CFG_REQ_MAX": soc_config.FW_MSG_MAX[logn], "CFG_RSP_MAX": soc_config.FW_MSG_MAX[logn],
         "CFG_CLK_HZ_REQ": c["clk_hz"], "CFG_CLK_HZ": clk_hz,
         "CFG_FREQ_MHZ": f"{clk_hz / 1e6:g}",
         "CFG_PLL_CLKI_DIV": pll["CLKI_DIV"], "CFG_PLL_CLKFB_DIV": pll["CLKFB_DIV"],
