@@ -47,7 +47,7 @@ mkdir -p "$BUILD" || exit 1
 ARCH=(-march=rv32imc -mabi=ilp32)
 CFLAGS=("${ARCH[@]}" -O2 -ffreestanding -fno-builtin -nostdlib -nostartfiles -static
 	-Wall -Wextra -Werror -isystem "$ROOT/cmake/rv32imc-include" -I"$ROOT/include"
-	-I"$ROOT/src" -DFA_FPEMU=1)
+	-I"$ROOT/src" -I"$ROOT/tests/common" -DFA_FPEMU=1)
 SRCS=("$ROOT/tests/fpr_asm/fpr_asm_diff.c" "$ROOT/src/fpr_emu.c" "$ROOT/src/fpr_emu_rv32.S")
 status=0
 

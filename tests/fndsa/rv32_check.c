@@ -16,40 +16,10 @@
 #include <stdint.h>
 
 #include "falcon_accel.h"
+#include "rv32_user_rt.h"
 #include "rv32_vectors.h"
 
-/* ---- the environment: Linux rv32 system calls, memory functions */
-
-static long sys3(long n, long a, long b, long c)
-{
-	register long a0 __asm__("a0") = a;
-	register long a1 __asm__("a1") = b;
-	register long a2 __asm__("a2") = c;
-	register long a7 __asm__("a7") = n;
-	__asm__ volatile ("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
-	return a0;
-}
-
-static void out(const char *s)
-{
-	size_t n = 0;
-	while (s[n] != 0) {
-		n++;
-	}
-	sys3(64, 1, (long)s, (long)n);   /* write(1, s, n) */
-}
-
-static void out_uint(unsigned long v)
-{
-	char b[24];
-	int i = 23;
-	b[i] = 0;
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	out(b + i);
-}
+/* ---- output (system calls and memory functions: tests/common/rv32_user_rt.h) */
 
 static void out_int(long v)
 {
@@ -59,53 +29,6 @@ static void out_int(long v)
 	} else {
 		out_uint((unsigned long)v);
 	}
-}
-
-void *memcpy(void *d, const void *s, size_t n)
-{
-	uint8_t *p = d;
-	const uint8_t *q = s;
-	while (n-- > 0) {
-		*p++ = *q++;
-	}
-	return d;
-}
-
-void *memmove(void *d, const void *s, size_t n)
-{
-	uint8_t *p = d;
-	const uint8_t *q = s;
-	if (p < q) {
-		while (n-- > 0) {
-			*p++ = *q++;
-		}
-	} else {
-		while (n-- > 0) {
-			p[n] = q[n];
-		}
-	}
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	uint8_t *p = d;
-	while (n-- > 0) {
-		*p++ = (uint8_t)c;
-	}
-	return d;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const uint8_t *p = a, *q = b;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		if (p[i] != q[i]) {
-			return p[i] < q[i] ? -1 : 1;
-		}
-	}
-	return 0;
 }
 
 /* ---- the check */

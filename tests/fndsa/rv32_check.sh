@@ -26,7 +26,7 @@ mkdir -p "$OUT"
 python3 "$ROOT/tests/fndsa/rv32_vectors.py" "$ROOT/tests/fndsa/vectors.txt" > "$OUT/rv32_vectors.h"
 "${PREFIX}gcc" -march=rv32imc -mabi=ilp32 -O2 -ffreestanding -fno-builtin -nostdlib \
 	-nostartfiles -static -Wall -Wextra -Werror -isystem "$ROOT/cmake/rv32imc-include" \
-	-I"$ROOT/include" -I"$OUT" -DFA_FPEMU=1 -DFA_FREESTANDING=1 \
+	-I"$ROOT/include" -I"$ROOT/tests/common" -I"$OUT" -DFA_FPEMU=1 -DFA_FREESTANDING=1 \
 	"$ROOT/tests/fndsa/rv32_check.c" "$LIBDIR/libfalcon_accel.a" -lgcc \
 	-o "$OUT/rv32_check.elf"
 exec "$QEMU" "$OUT/rv32_check.elf"

@@ -38,23 +38,7 @@ uint64_t fa_fpr_sqrt(uint64_t x);
 uint64_t fa_fpr_sqrt_rv32(uint64_t x);
 
 /* ---- Linux rv32 system calls (qemu-riscv32) ---- */
-static long sys3(long n, long a, long b, long c)
-{
-	register long a0 __asm__("a0") = a;
-	register long a1 __asm__("a1") = b;
-	register long a2 __asm__("a2") = c;
-	register long a7 __asm__("a7") = n;
-	__asm__ volatile ("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
-	return a0;
-}
-
-static void out(const char *s)
-{
-	size_t n = 0;
-	while (s[n])
-		n ++;
-	sys3(64, 1, (long)s, (long)n);
-}
+#include "rv32_user_rt.h"
 
 static void out_u(uint32_t v)
 {
@@ -414,20 +398,3 @@ __asm__(
 	"1:	j 1b\n"
 	".text\n");
 
-/* The compiler may call these for copies/initialisations. */
-void *memcpy(void *d, const void *s, size_t n)
-{
-	unsigned char *dd = d;
-	const unsigned char *ss = s;
-	while (n --)
-		*dd ++ = *ss ++;
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	unsigned char *dd = d;
-	while (n --)
-		*dd ++ = (unsigned char)c;
-	return d;
-}

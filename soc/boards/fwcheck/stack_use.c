@@ -16,90 +16,13 @@
 
 #include "falcon_accel.h"
 #include "falcon_accel_kem.h"
+#include "rv32_user_rt.h"
 
 #ifndef LOGN
 #define LOGN 9
 #endif
 #define STACK_BYTES (128u * 1024u)
 #define PAINT 0xA5u
-
-static long sys3(long n, long a, long b, long c)
-{
-	register long a0 __asm__("a0") = a;
-	register long a1 __asm__("a1") = b;
-	register long a2 __asm__("a2") = c;
-	register long a7 __asm__("a7") = n;
-	__asm__ volatile ("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
-	return a0;
-}
-
-static void out(const char *s)
-{
-	size_t n = 0;
-	while (s[n] != 0) {
-		n++;
-	}
-	sys3(64, 1, (long)s, (long)n);
-}
-
-static void out_uint(unsigned long v)
-{
-	char b[24];
-	int i = 23;
-	b[i] = 0;
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	out(b + i);
-}
-
-void *memcpy(void *d, const void *s, size_t n)
-{
-	uint8_t *p = d;
-	const uint8_t *q = s;
-	while (n-- > 0) {
-		*p++ = *q++;
-	}
-	return d;
-}
-
-void *memmove(void *d, const void *s, size_t n)
-{
-	uint8_t *p = d;
-	const uint8_t *q = s;
-	if (p < q) {
-		while (n-- > 0) {
-			*p++ = *q++;
-		}
-	} else {
-		while (n-- > 0) {
-			p[n] = q[n];
-		}
-	}
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	uint8_t *p = d;
-	while (n-- > 0) {
-		*p++ = (uint8_t)c;
-	}
-	return d;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const uint8_t *p = a, *q = b;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		if (p[i] != q[i]) {
-			return p[i] < q[i] ? -1 : 1;
-		}
-	}
-	return 0;
-}
 
 uint8_t stack_area[STACK_BYTES] __attribute__((aligned(16)));
 

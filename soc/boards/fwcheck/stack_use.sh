@@ -27,7 +27,7 @@ P=riscv64-unknown-elf-
 D=$OUT/stack
 mkdir -p "$D"
 ${P}gcc -march=rv32imc -mabi=ilp32 -Os -ffreestanding -fno-builtin -nostdlib -nostartfiles -static \
-	-Wall -Wextra -isystem "$ROOT/cmake/rv32imc-include" -I"$ROOT/include" \
+	-Wall -Wextra -isystem "$ROOT/cmake/rv32imc-include" -I"$ROOT/include" -I"$ROOT/tests/common" \
 	-DFA_FPEMU=1 -DFA_FREESTANDING=1 -DLOGN=$CFG_MAX_LOGN \
 	"$ROOT/soc/boards/fwcheck/stack_use.c" "$LIB" -lgcc -o "$D/stack_use.elf"
 qemu-riscv32 "$D/stack_use.elf" | tee "$D/stack_use.txt"
