@@ -58,7 +58,8 @@ CHP="$CHP $CFG_TOP"
 YS="read_verilog -sv $SOCSYN_SV $CFG_TOP_SRCS; read_verilog $SOCSYN_VEX; read_verilog -I$HW/top/rtl $FA_SRCS; $CHP; synth_ecp5 $ECP5_SYNTH_OPTS -top $CFG_TOP -json $OUT/$RUN.json; tee -q -o $OUT/$RUN.stat.tmp stat"
 PNR="$NEXTPNR $CFG_NEXTPNR_DEVICE --package $CFG_PACKAGE --speed $CFG_SPEED --lpf $CFG_LPF --freq $CFG_FREQ_MHZ --seed $SEED --router $ROUTER --timing-allow-fail --json $OUT/$RUN.json --textcfg $OUT/$RUN.config --report $OUT/$RUN.report.json --log $OUT/$RUN.pnr.log"
 PACK="$ECPPACK --compress --input $OUT/$RUN.config --bit $OUT/$RUN.bit"
-FWMAKE="make -C $ROOT/soc/fw BUILD=$FW RAM_KIB=$CFG_RAM_KIB STACK_KIB=$CFG_STACK_KIB MAX_LOGN=$CFG_MAX_LOGN REQ_MAX=$CFG_REQ_MAX RSP_MAX=$CFG_RSP_MAX FW_OPT=-Os LIB_BUILD_TYPE=MinSizeRel"
+# the configuration's firmware options, defined once (soc/util/soc_config.py --fw-make)
+FWMAKE="make -C $ROOT/soc/fw BUILD=$FW $(python3 "$ROOT/soc/util/soc_config.py" "$CONFIG" --fw-make)"
 short() { echo "$1" | sed "s#$SOCSYN_VEX_DIR#VEX#g; s#$HW#hw#g; s#$OUT#OUT#g; s#$ROOT/##g; s#$ROOT#.#g"; }
 {
 	echo "config: $CONFIG ($CFG_BOARD, $CFG_PART; P=$CFG_P KECCAK=$CFG_KECCAK SAMPLER=$CFG_SAMPLER FFSAMP=$CFG_FFSAMP RAM_KIB=$CFG_RAM_KIB MBOX=$CFG_MBOX max_logn=$CFG_MAX_LOGN)"
@@ -74,7 +75,6 @@ for STEP in $STEPS; do
 	case $STEP in
 	fw)
 		say "firmware ($CFG_RAM_KIB KiB RAM, logn <= $CFG_MAX_LOGN, stack $CFG_STACK_KIB KiB)"
-		rm -f "$FW/fw.elf" "$FW/fw_main.o"   # its buffer sizes are options
 		$FWMAKE > "$OUT/fw.log" 2>&1 || { tail -n 20 "$OUT/fw.log" >&2; exit 1; }
 		riscv64-unknown-elf-size "$FW/fw.elf" | tee "$OUT/fw.size"
 		riscv64-unknown-elf-objcopy -O binary "$FW/fw.elf" "$FW/fw.bin"
